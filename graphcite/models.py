@@ -1,0 +1,354 @@
+"""SQLModel tables and the value types that flow between stages, in one place.
+
+Tables (``table=True``) define the store's schema and validate single records; bulk loading goes
+through Arrow in :mod:`graphcite.store`. Value types are frozen dataclasses passed between
+ingest, claims and verify. List- and dict-valued fields are stored as JSON text so the same
+models work on DuckDB and on a SQL server later.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sqlmodel import Field, SQLModel
+
+__all__ = [
+    "BLOCK_TYPES",
+    "CLAIM_TYPES",
+    "KINDS",
+    "LINK_RELATIONS",
+    "RELATIONS",
+    "STATUSES",
+    "Annotation",
+    "AnswerRecord",
+    "AtomicClaim",
+    "CitationRecord",
+    "CitationRef",
+    "ClaimRecord",
+    "EvidenceUnit",
+    "ExtractedValue",
+    "InputAnswer",
+    "InputClaim",
+    "ParsedDocument",
+    "ParsedUnit",
+    "Source",
+    "SourceLink",
+    "SourceRevision",
+    "TermPosting",
+    "TypedValue",
+    "VerificationRecord",
+]
+
+STATUSES = ("current", "superseded", "historical", "proposal", "rejected", "forbidden", "draft")
+KINDS = ("decision", "incident", "manual", "note", "post", "contract", "code", "test", "observation",
+         "registry", "manifest")
+BLOCK_TYPES = ("heading", "paragraph", "list_item", "table_row", "block_quote", "code")
+LINK_RELATIONS = ("derived_from", "quotes", "implements", "supersedes", "revision_of")
+RELATIONS = ("supports", "contradicts", "contextualizes", "mentions", "insufficient")
+CLAIM_TYPES = ("direct", "synthesis", "inference", "proposal", "background")
+
+ValueKind = Literal["quantity", "count", "percent", "money", "temperature", "duration", "date",
+                    "version", "revision", "number"]
+Bound = Literal["exact", "max", "min", "approx", "range"]
+
+
+# --------------------------------------------------------------------------------------------
+# Tables
+# --------------------------------------------------------------------------------------------
+
+
+class Source(SQLModel, table=True):
+    """A document as a whole: its key is stable across revisions."""
+
+    __tablename__ = "source"
+    key: str = Field(primary_key=True, description="path relative to the ingested folder, posix")
+    title: str | None = None
+    kind: str = Field(default="note", description="decision, incident, manual, note, post, contract, code, ...")
+    visibility: str = Field(default="public", description="public or restricted")
+    current_revision: str = Field(description="revision_id of the current revision")
+    first_ingested_at: dt.datetime
+
+
+class SourceRevision(SQLModel, table=True):
+    """One immutable revision of a source: the exact text as read from disk."""
+
+    __tablename__ = "source_revision"
+    revision_id: str = Field(primary_key=True, description="16 hex: hash of source key + content hash")
+    source_key: str = Field(index=True)
+    seq: int = Field(description="1 for the first revision of a source, then 2, 3, ...")
+    content_hash: str = Field(description="sha256 of the file bytes, hex")
+    text: str = Field(description="the document text; offsets are code points into it")
+    format: str = Field(description="markdown, text, html, pdf, python")
+    ingested_at: dt.datetime
+    effective: dt.date | None = None
+    status: str = Field(default="current")
+    title: str | None = None
+    kind: str = Field(default="note")
+    visibility: str = Field(default="public")
+    metadata_json: str = Field(default="{}", description="front matter / sidecar keys, JSON")
+    path: str | None = Field(default=None, description="file path as given at ingest")
+    git_commit: str | None = None
+    build_role: str | None = Field(default=None, description="code: source or test")
+    previous_revision: str | None = None
+
+
+class EvidenceUnit(SQLModel, table=True):
+    """A block of a revision (heading, paragraph, list item, table row, block quote, code)."""
+
+    __tablename__ = "evidence_unit"
+    unit_id: str = Field(primary_key=True, description="16 hex: hash of revision content hash + start + end")
+    revision_id: str = Field(index=True)
+    source_key: str = Field(index=True)
+    ordinal: int
+    start: int = Field(description="code-point offset into the revision text")
+    end: int
+    text: str
+    block_type: str
+    heading_path_json: str = Field(default="[]", description="JSON list of enclosing headings")
+    status: str = Field(default="current")
+    status_cue: str | None = Field(default=None, description="the heading or front matter that set status")
+    page: int | None = None
+    symbol: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    table_headers_json: str | None = None
+
+
+class TypedValue(SQLModel, table=True):
+    """A number with its unit found in a unit; offsets are into the revision text."""
+
+    __tablename__ = "typed_value"
+    value_id: str = Field(primary_key=True)
+    unit_id: str = Field(index=True)
+    revision_id: str
+    start: int
+    end: int
+    surface: str
+    magnitude: float | None = None
+    low: float | None = None
+    high: float | None = None
+    unit: str | None = None
+    dimensionality: str | None = None
+    kind: str
+    counted_noun: str | None = None
+    measured: str | None = None
+    bound: str = "exact"
+    role: str | None = None
+
+
+class SourceLink(SQLModel, table=True):
+    """Lineage between sources, declared by the revision that names it."""
+
+    __tablename__ = "source_link"
+    link_id: str = Field(primary_key=True)
+    from_key: str = Field(index=True)
+    to_key: str = Field(index=True)
+    relation: str
+    declared_in: str = Field(description="revision_id whose metadata declared the link")
+
+
+class TermPosting(SQLModel, table=True):
+    """Term index for candidate lookup (contradictions in the store): one row per term per unit."""
+
+    __tablename__ = "term_posting"
+    term: str = Field(primary_key=True)
+    unit_id: str = Field(primary_key=True)
+
+
+class AnswerRecord(SQLModel, table=True):
+    """A stored, immutable answer revision."""
+
+    __tablename__ = "answer"
+    answer_rev: str = Field(primary_key=True, description="16 hex hash of answer id + canonical content")
+    answer_id: str = Field(index=True)
+    question: str | None = None
+    format: str
+    content_json: str
+    stored_at: dt.datetime
+    corrects: str | None = Field(default=None, description="answer_rev this revision corrects")
+    correction_rationale: str | None = None
+    missing_evidence: str | None = None
+
+
+class ClaimRecord(SQLModel, table=True):
+    """An input claim (parent) or one of its atomic parts."""
+
+    __tablename__ = "claim"
+    claim_id: str = Field(primary_key=True, description="16 hex hash of answer_rev + ordinal path")
+    answer_rev: str = Field(index=True)
+    ordinal: int
+    part: int | None = Field(default=None, description="None for the input claim, 0.. for its atomic parts")
+    parent_id: str | None = None
+    text: str
+    claim_type: str = "direct"
+    atomic_json: str = Field(default="{}", description="AtomicClaim fields as JSON")
+
+
+class CitationRecord(SQLModel, table=True):
+    """A citation of an input claim, as given."""
+
+    __tablename__ = "citation"
+    citation_id: str = Field(primary_key=True)
+    claim_id: str = Field(index=True)
+    ordinal: int
+    source_key: str | None = None
+    revision: str | None = None
+    chunk_id: str | None = None
+    start: int | None = None
+    end: int | None = None
+    quote: str | None = None
+    role: str | None = None
+    page: int | None = None
+
+
+class VerificationRecord(SQLModel, table=True):
+    """One verification of one claim: appended on every run, never updated."""
+
+    __tablename__ = "verification"
+    record_id: str = Field(primary_key=True)
+    claim_id: str = Field(index=True)
+    answer_rev: str
+    config_hash: str
+    config_json: str
+    evidence_revisions_json: str
+    verified_at: dt.datetime
+    status: str
+    supported: bool
+    result_json: str
+
+
+class Annotation(SQLModel, table=True):
+    """A human judgement of one citation of a claim, or an adjudication of several."""
+
+    __tablename__ = "annotation"
+    annotation_id: str = Field(primary_key=True)
+    claim_id: str = Field(index=True)
+    citation_index: int
+    label: str
+    rationale: str
+    reviewer: str
+    created_at: dt.datetime
+    source_revision: str | None = None
+    claim_revision: str | None = None
+    adjudication: bool = False
+
+
+# --------------------------------------------------------------------------------------------
+# Value types
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedValue:
+    """A typed value found by :func:`graphcite.extract_values`; end is exclusive (code points)."""
+
+    start: int
+    end: int
+    surface: str
+    magnitude: float | None
+    unit: str | None = None
+    dimensionality: str | None = None
+    kind: str = "number"
+    counted_noun: str | None = None
+    bound: str = "exact"
+    low: float | None = None
+    high: float | None = None
+    role: str | None = None
+    measured: str | None = None
+
+    def shifted(self, offset: int) -> ExtractedValue:
+        """The same value with offsets moved by ``offset`` (unit -> document coordinates)."""
+        from dataclasses import replace
+
+        return replace(self, start=self.start + offset, end=self.end + offset)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedUnit:
+    """A block found by a parser; offsets are code points into ParsedDocument.text."""
+
+    start: int
+    end: int
+    block_type: str
+    heading_path: tuple[str, ...] = ()
+    page: int | None = None
+    symbol: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    table_headers: tuple[str, ...] | None = None
+
+
+@dataclass(slots=True)
+class ParsedDocument:
+    """What a parser returns: the document text (never normalised) and its units."""
+
+    text: str
+    format: str
+    units: list[ParsedUnit]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    build_role: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CitationRef:
+    """A citation as read from an answer, before resolution against the store."""
+
+    source: str | None = None
+    revision: str | None = None
+    chunk_id: str | None = None
+    start: int | None = None
+    end: int | None = None
+    quote: str | None = None
+    role: str | None = None
+    page: int | None = None
+    page_end: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InputClaim:
+    """A claim as given in an answer: its text, citations, declared type and premises."""
+
+    text: str
+    citations: tuple[CitationRef, ...] = ()
+    claim_type: str | None = None
+    premises: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class InputAnswer:
+    """An answer in the one internal form every format reads into."""
+
+    answer_id: str
+    question: str | None
+    claims: tuple[InputClaim, ...]
+    format: str
+    documents: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AtomicClaim:
+    """One proposition with its qualifiers made explicit; spans are offsets into the sentence."""
+
+    text: str
+    span: tuple[int, int]
+    subject: str | None = None
+    subject_span: tuple[int, int] | None = None
+    predicate: str | None = None
+    predicate_span: tuple[int, int] | None = None
+    object: str | None = None
+    object_span: tuple[int, int] | None = None
+    negated: bool = False
+    negation_cue: str | None = None
+    modality: str = "asserted"
+    modality_cue: str | None = None
+    tense: str = "current"
+    time_cue: str | None = None
+    conditions: tuple[str, ...] = ()
+    quantifier: str | None = None
+    entity: str | None = None
+    values: tuple[ExtractedValue, ...] = ()
+    connective: str | None = None
+    joins: tuple[int, int] | None = None
+    claim_type: str = "direct"
