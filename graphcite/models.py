@@ -31,6 +31,7 @@ __all__ = [
     "ExtractedValue",
     "InputAnswer",
     "InputClaim",
+    "LemmaEntry",
     "ParsedDocument",
     "ParsedUnit",
     "Source",
@@ -352,3 +353,11 @@ class AtomicClaim:
     connective: str | None = None
     joins: tuple[int, int] | None = None
     claim_type: str = "direct"
+
+
+class LemmaEntry(SQLModel, table=True):
+    """Word -> lookup lemma, loaded once from spacy-lookups-data so the term index lemmatises in SQL."""
+
+    __tablename__ = "lemma_lookup"
+    word: str = Field(primary_key=True)
+    lemma: str

@@ -1,0 +1,15 @@
+"""The qualifier rules, one module per family; importing this package registers them all."""
+
+from __future__ import annotations
+
+from graphcite.verify.rules import (  # noqa: F401 - imported for registration
+    code,
+    connective,
+    modality,
+    negative,
+    polarity,
+    quantity,
+    scope,
+    status,
+    support,
+)

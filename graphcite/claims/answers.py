@@ -1,0 +1,142 @@
+"""Stored answers: immutable revisions with their atomic claims and citations.
+
+Storing the same answer twice is a no-op (the revision id is a hash of its canonical content). A
+correction is a new revision linked to the old one with its rationale and the evidence that was
+missing; the old answer and everything recorded about it stay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict
+from typing import Any
+
+from graphcite.claims.decompose import decompose
+from graphcite.claims.formats import answer_to_dict, load_answer
+from graphcite.errors import NotFoundError
+from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
+from graphcite.store import Store, utcnow
+
+__all__ = [
+    "add_answer",
+    "answer_parts",
+    "atomic_from_dict",
+    "atomic_to_dict",
+    "claim_id_for",
+    "get_answer",
+    "list_answers",
+    "parts_for",
+]
+
+
+def _canonical(answer: InputAnswer) -> str:
+    return json.dumps(answer_to_dict(answer), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def answer_rev_for(answer: InputAnswer) -> str:
+    return hashlib.sha256(f"{answer.answer_id}\0{_canonical(answer)}".encode()).hexdigest()[:16]
+
+
+def claim_id_for(answer_rev: str, ordinal: int, part: int | None = None) -> str:
+    """Stable claim id: ``c`` + 15 hex of answer revision + position."""
+    tag = f"{answer_rev}:{ordinal}" + ("" if part is None else f":{part}")
+    return "c" + hashlib.sha256(tag.encode()).hexdigest()[:15]
+
+
+def atomic_to_dict(claim: AtomicClaim) -> dict[str, Any]:
+    return asdict(claim)
+
+
+def atomic_from_dict(data: dict[str, Any]) -> AtomicClaim:
+    fields = dict(data)
+    fields["values"] = tuple(ExtractedValue(**v) for v in fields.get("values", ()))
+    for key in ("span", "subject_span", "predicate_span", "object_span", "joins"):
+        if fields.get(key) is not None:
+            fields[key] = tuple(fields[key])
+    fields["conditions"] = tuple(fields.get("conditions", ()))
+    return AtomicClaim(**fields)
+
+
+def parts_for(answer: InputAnswer, *, model: str | None = None) -> list[list[AtomicClaim]]:
+    """Atomic parts of every claim; a declared claim type overrides the detected one."""
+    out = []
+    for claim in answer.claims:
+        parts = decompose(claim.text, model=model) or [AtomicClaim(text=claim.text, span=(0, len(claim.text)))]
+        if claim.claim_type:
+            from dataclasses import replace
+
+            parts = [replace(p, claim_type=claim.claim_type) for p in parts]
+        out.append(parts)
+    return out
+
+
+def add_answer(store: Store, answer: InputAnswer | dict[str, Any] | str, *, corrects: str | None = None,
+               rationale: str | None = None, missing_evidence: str | None = None,
+               model: str | None = None) -> str:
+    """Store an answer revision (idempotent) and return its revision id."""
+    if not isinstance(answer, InputAnswer):
+        answer = load_answer(answer)
+    rev = answer_rev_for(answer)
+    if corrects is not None:
+        get_answer(store, corrects)  # raises when unknown
+    with store.transaction():
+        if store.scalar("SELECT count(*) FROM answer WHERE answer_rev = ?", [rev]):
+            return rev
+        parts = parts_for(answer, model=model)
+        store.bulk_insert("answer", [{
+            "answer_rev": rev, "answer_id": answer.answer_id, "question": answer.question,
+            "format": answer.format, "content_json": _canonical(answer), "stored_at": utcnow(),
+            "corrects": corrects, "correction_rationale": rationale, "missing_evidence": missing_evidence}])
+        claim_rows: list[dict[str, Any]] = []
+        citation_rows: list[dict[str, Any]] = []
+        for ordinal, (claim, claim_parts) in enumerate(zip(answer.claims, parts, strict=True)):
+            parent = claim_id_for(rev, ordinal)
+            claim_rows.append({"claim_id": parent, "answer_rev": rev, "ordinal": ordinal, "part": None,
+                               "parent_id": None, "text": claim.text,
+                               "claim_type": claim.claim_type or claim_parts[0].claim_type,
+                               "atomic_json": "{}"})
+            for index, part in enumerate(claim_parts):
+                claim_rows.append({"claim_id": claim_id_for(rev, ordinal, index), "answer_rev": rev,
+                                   "ordinal": ordinal, "part": index, "parent_id": parent, "text": part.text,
+                                   "claim_type": part.claim_type,
+                                   "atomic_json": json.dumps(atomic_to_dict(part), ensure_ascii=False)})
+            for index, cit in enumerate(claim.citations):
+                citation_rows.append({
+                    "citation_id": f"{parent}-{index}", "claim_id": parent, "ordinal": index,
+                    "source_key": cit.source, "revision": cit.revision, "chunk_id": cit.chunk_id,
+                    "start": cit.start, "end": cit.end, "quote": cit.quote, "role": cit.role, "page": cit.page})
+        store.bulk_insert("claim", claim_rows)
+        store.bulk_insert("citation", citation_rows)
+    return rev
+
+
+def get_answer(store: Store, ref: str) -> tuple[str, InputAnswer]:
+    """A stored answer by revision id or answer id (latest revision): (answer_rev, answer)."""
+    row = store.row("SELECT answer_rev, content_json, format FROM answer WHERE answer_rev = ?", [ref]) or store.row(
+        "SELECT answer_rev, content_json, format FROM answer WHERE answer_id = ? ORDER BY stored_at DESC, "
+        "answer_rev LIMIT 1", [ref])
+    if row is None:
+        raise NotFoundError(f"no stored answer {ref!r}", where="ANSWER",
+                            fix="pass an answer file, or run `graphcite answers` to list stored ones")
+    answer = load_answer(json.loads(row["content_json"]), format="native")
+    return row["answer_rev"], InputAnswer(answer.answer_id, answer.question, answer.claims, row["format"],
+                                          answer.documents)
+
+
+def answer_parts(store: Store, answer_rev: str) -> list[list[AtomicClaim]]:
+    """The stored atomic parts of every claim of an answer revision, in order."""
+    grouped: dict[int, list[AtomicClaim]] = {}
+    for row in store.rows("SELECT ordinal, atomic_json FROM claim WHERE answer_rev = ? AND part IS NOT NULL "
+                          "ORDER BY ordinal, part", [answer_rev]):
+        grouped.setdefault(row["ordinal"], []).append(atomic_from_dict(json.loads(row["atomic_json"])))
+    return [grouped[k] for k in sorted(grouped)]
+
+
+def list_answers(store: Store) -> list[dict[str, Any]]:
+    """Stored answer revisions with their claim counts and correction links."""
+    return store.rows("""
+        SELECT a.answer_rev, a.answer_id, a.question, a.format, a.corrects, a.correction_rationale,
+               CAST(a.stored_at AS VARCHAR) AS stored_at,
+               (SELECT count(*) FROM claim c WHERE c.answer_rev = a.answer_rev AND c.part IS NULL) AS claims
+        FROM answer a ORDER BY a.answer_id, a.stored_at, a.answer_rev""")

@@ -1,0 +1,404 @@
+"""The graphcite command line: thin typer wrappers over the library functions of the same names.
+
+Every command opens the store, calls one library function and formats its result (rich for people,
+``--json`` for machines). A :class:`GraphciteError` becomes one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graphcite.errors import GraphciteError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="graphcite: check what a cited sentence really rests on.")
+rules_app = typer.Typer(add_completion=False, invoke_without_command=True,
+                        help="List the verification rules, or explain one.")
+app.add_typer(rules_app, name="rules")
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DbOption = Annotated[str | None, typer.Option("--db", help="DuckDB file (default $GRAPHCITE_DB or ./graphcite.duckdb)")]
+JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table")]
+
+SYMBOLS = {"supported": "✔ supported", "contradicted": "✘ contradicted", "conflict": "⚠ conflict",
+           "insufficient": "? insufficient", "unsupported": "∅ unsupported", "invalid": "✘ invalid"}
+STYLES = {"supported": "green", "contradicted": "red", "conflict": "yellow", "insufficient": "magenta",
+          "unsupported": "magenta", "invalid": "red"}
+
+
+def handles_errors(fn: F) -> F:
+    """Turn library errors into one line on stderr and exit 2; never a traceback for a user mistake."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except GraphciteError as exc:
+            err.print(f"error: {exc}", markup=False)
+            raise typer.Exit(2) from None
+        except KeyboardInterrupt:
+            err.print("interrupted; nothing was written by the unfinished step", markup=False)
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _store(db: str | None, *, read_only: bool = False) -> Any:
+    from graphcite.store import open_store
+
+    return open_store(db, read_only=read_only)
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False, default=str) + "\n")
+
+
+# ----------------------------------------------------------------------------------------------
+# ingest
+# ----------------------------------------------------------------------------------------------
+
+
+@app.command()
+@handles_errors
+def ingest(paths: Annotated[list[str], typer.Argument(help="files or folders to ingest")],
+           db: DbOption = None,
+           prefix: Annotated[str, typer.Option(help="prepended to every source key")] = "",
+           jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes for parsing")] = 1,
+           max_file_mb: Annotated[float, typer.Option(help="refuse files larger than this")] = 100.0,
+           quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar or summary")] = False,
+           as_json: JsonOption = False) -> None:
+    """Ingest files and folders: immutable revisions, evidence units, heading status, typed values, lineage."""
+    from rich.progress import BarColumn, Progress, TextColumn, TransferSpeedColumn
+
+    from graphcite.ingest import ingest as run_ingest
+
+    with _store(db) as store:
+        if quiet or as_json:
+            report = run_ingest(store, paths, prefix=prefix, jobs=jobs, max_file_mb=max_file_mb)
+        else:
+            with Progress(TextColumn("{task.description}"), BarColumn(), TransferSpeedColumn(),
+                          console=err, transient=True) as progress:
+                task = progress.add_task("ingesting", total=None)
+
+                def tick(key: str, size: int) -> None:
+                    progress.update(task, advance=size, description=f"ingesting {key}")
+
+                report = run_ingest(store, paths, prefix=prefix, jobs=jobs, max_file_mb=max_file_mb,
+                                    progress=tick)
+    if as_json:
+        _print_json(report.as_dict())
+        return
+    if quiet:
+        return
+    out.print(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged; "
+              f"{report.units} units, {report.values} typed values, {report.links} lineage links")
+    if report.skipped_ext:
+        skipped = ", ".join(f"{n} {ext}" for ext, n in report.skipped_ext.items())
+        out.print(f"skipped (unsupported extension): {skipped}")
+    for link in report.dangling:
+        out.print(f"dangling link: {link['from_key']} {link['relation']} {link['to_key']} (not ingested)")
+
+
+@app.command()
+@handles_errors
+def sources(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """List ingested sources with their current revision, status, kind and visibility."""
+    from graphcite.ingest import list_sources
+
+    with _store(db, read_only=True) as store:
+        rows = list_sources(store)
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("key", "kind", "status", "visibility", "rev", "units", "values", "title")
+    for r in rows:
+        table.add_row(r["key"], r["kind"], r["status"], r["visibility"], str(r["revisions"]), str(r["units"]),
+                      str(r["values"]), r["title"] or "")
+    out.print(table)
+
+
+@app.command()
+@handles_errors
+def show(unit_id: Annotated[str, typer.Argument(help="evidence unit id (chunk_id)")], db: DbOption = None,
+         as_json: JsonOption = False) -> None:
+    """Show one evidence unit: text, offsets, heading path, status, page or symbol, typed values."""
+    from graphcite.ingest import show_unit
+
+    with _store(db, read_only=True) as store:
+        unit = show_unit(store, unit_id)
+    if as_json:
+        _print_json(unit)
+        return
+    where = f"page {unit['page']}" if unit["page"] else (f"symbol {unit['symbol']}" if unit["symbol"] else "")
+    out.print(f"{unit['unit_id']}  {unit['source']} [{unit['start']}:{unit['end']}] {unit['block_type']} "
+              f"status={unit['status']} {where}", markup=False)
+    out.print(" > ".join(unit["heading_path"]) or "(no heading)", markup=False)
+    out.print(unit["text"], markup=False)
+    for v in unit["values"]:
+        out.print(f"  value {v['surface']!r}: {v['magnitude']} {v['unit'] or ''} kind={v['kind']} "
+                  f"noun={v['counted_noun']} bound={v['bound']} role={v['role']}", markup=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# answers and claims
+# ----------------------------------------------------------------------------------------------
+
+
+FormatOption = Annotated[str | None, typer.Option("--format", help="native, cairn, anthropic or markers")]
+DocumentsOption = Annotated[str | None, typer.Option("--documents", help="KEY,KEY,... for document_index / [n]")]
+ModelOption = Annotated[str | None, typer.Option("--spacy-model", help="an installed trained spaCy pipeline")]
+
+
+def _docs(documents: str | None) -> list[str] | None:
+    return [d.strip() for d in documents.split(",") if d.strip()] if documents else None
+
+
+@app.command()
+@handles_errors
+def claims(answer: Annotated[str, typer.Argument(help="answer file or stored answer id")],
+           db: DbOption = None, fmt: FormatOption = None, documents: DocumentsOption = None,
+           spacy_model: ModelOption = None, as_json: JsonOption = False) -> None:
+    """Print an answer's atomic claims with their qualifiers."""
+    from graphcite.claims import atomic_to_dict, load_answer, parts_for
+
+    loaded = load_answer(answer, format=fmt, documents=_docs(documents))
+    parts = parts_for(loaded, model=spacy_model)
+    rows = [{"claim": i, "text": c.text, "parts": [atomic_to_dict(p) for p in ps]}
+            for i, (c, ps) in enumerate(zip(loaded.claims, parts, strict=True))]
+    if as_json:
+        _print_json({"answer_id": loaded.answer_id, "claims": rows})
+        return
+    table = Table("#", "atomic claim", "neg", "modality", "tense", "conditions", "values", "link", "type")
+    for row in rows:
+        for j, p in enumerate(row["parts"]):
+            table.add_row(f"{row['claim']}.{j}", p["text"], p["negation_cue"] or "", p["modality"], p["tense"],
+                          "; ".join(p["conditions"]), ", ".join(v["surface"] for v in p["values"]),
+                          p["connective"] or "", p["claim_type"])
+    out.print(table)
+
+
+@app.command("add-answer")
+@handles_errors
+def add_answer(file: Annotated[str, typer.Argument(help="answer file")], db: DbOption = None,
+               fmt: FormatOption = None, documents: DocumentsOption = None,
+               corrects: Annotated[str | None, typer.Option(help="answer revision this corrects")] = None,
+               rationale: Annotated[str | None, typer.Option(help="why the correction was made")] = None,
+               missing_evidence: Annotated[str | None, typer.Option(help="the evidence that was missing")] = None) -> None:
+    """Store an answer as an immutable revision (a correction links to the revision it corrects)."""
+    from graphcite.claims import add_answer as store_answer
+    from graphcite.claims import load_answer
+
+    loaded = load_answer(file, format=fmt, documents=_docs(documents))
+    with _store(db) as store:
+        rev = store_answer(store, loaded, corrects=corrects, rationale=rationale, missing_evidence=missing_evidence)
+    out.print(f"stored {loaded.answer_id} as revision {rev}")
+
+
+@app.command()
+@handles_errors
+def answers(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """List stored answer revisions."""
+    from graphcite.claims import list_answers
+
+    with _store(db, read_only=True) as store:
+        rows = list_answers(store)
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("revision", "answer id", "claims", "corrects", "question")
+    for r in rows:
+        table.add_row(r["answer_rev"], r["answer_id"], str(r["claims"]), r["corrects"] or "", r["question"] or "")
+    out.print(table)
+
+
+# ----------------------------------------------------------------------------------------------
+# verification
+# ----------------------------------------------------------------------------------------------
+
+
+def _config(config_file: str | None, judge: str | None, threshold: float | None, judge_url: str | None,
+            judge_model: str | None) -> Any:
+    from graphcite.verify import VerifierConfig, load_config
+
+    base = load_config(config_file) if config_file else VerifierConfig()
+    if threshold is not None and not 0 <= threshold <= 1:
+        raise GraphciteError(f"threshold {threshold} is outside 0..1", where="--threshold", fix="pass e.g. 0.5")
+    return base.with_overrides(judge=judge, threshold=threshold, judge_url=judge_url, judge_model=judge_model)
+
+
+def render_report(report: dict[str, Any], console: Console) -> None:
+    """Print a check report for people: verdict word and symbol, quote, source, page, heading path."""
+    console.print(f"answer {report['answer_id']}" + (f" — {report['question']}" if report.get("question") else ""),
+                  markup=False)
+    for claim in report["claims"]:
+        label = SYMBOLS[claim["status"]]
+        console.print(f"\n[{STYLES[claim['status']]}]{label}[/]  {claim['index'] + 1}. ", end="")
+        console.print(claim["text"], markup=False)
+        for part in claim.get("parts", []):
+            console.print(f"    part: {SYMBOLS[part['status']]}  ", end="", markup=False)
+            console.print(part["text"], markup=False)
+        for cit in claim["citations"]:
+            where = [cit["source"] or cit["chunk_id"] or "?"]
+            if cit.get("page"):
+                where.append(f"p. {cit['page']}")
+            if cit.get("symbol"):
+                where.append(cit["symbol"])
+            if cit.get("heading_path"):
+                where.append(" > ".join(cit["heading_path"]))
+            state = "valid" if cit["valid"] else "INVALID"
+            console.print(f"    [{cit['index'] + 1}] {cit['relation']} ({state}, score {cit['support_score']:.2f}) "
+                          + " · ".join(where), markup=False)
+            if cit.get("quote"):
+                console.print(f"        “{cit['quote']}”", markup=False)
+            for f in cit["findings"]:
+                if f["outcome"] == "fail":
+                    console.print(f"        {f['code']} {f['rule']}: {f['detail']}", markup=False)
+        for item in claim.get("contradicting_evidence", []):
+            extra = f", superseded by {item['superseded_by']}" if item.get("superseded_by") else ""
+            console.print(f"    against: {item['source']} ({item['status']}{extra}): {item['reason']}", markup=False)
+    m = report["metrics"]
+    console.print(f"\ncitation_validity {m['citation_validity']:.2f} · faithfulness {m['faithfulness']:.0f} · "
+                  f"{m['supported_claims']}/{m['claims']} claims supported", markup=False)
+    if m.get("reason"):
+        console.print(m["reason"], markup=False)
+
+
+AudienceOption = Annotated[str, typer.Option("--audience", help="public hides restricted sources")]
+JudgeOption = Annotated[str | None, typer.Option("--judge", help="heuristic (default) or http")]
+ThresholdOption = Annotated[float | None, typer.Option("--threshold", help="lexical support threshold (0.5)")]
+ConfigOption = Annotated[str | None, typer.Option("--config", help="verifier config file (YAML/JSON)")]
+JudgeUrlOption = Annotated[str | None, typer.Option("--judge-url", help="OpenAI-compatible base URL")]
+JudgeModelOption = Annotated[str | None, typer.Option("--judge-model", help="model name for the http judge")]
+
+
+@app.command()
+@handles_errors
+def check(answer: Annotated[str, typer.Argument(help="answer file or stored answer id")],
+          db: DbOption = None, as_json: JsonOption = False, audience: AudienceOption = "internal",
+          judge: JudgeOption = None, threshold: ThresholdOption = None, config: ConfigOption = None,
+          judge_url: JudgeUrlOption = None, judge_model: JudgeModelOption = None,
+          fail_under: Annotated[float | None, typer.Option(help="exit 1 when citation_validity is lower")] = None,
+          fmt: FormatOption = None, documents: DocumentsOption = None) -> None:
+    """Verify every claim of an answer against the store and record the result."""
+    from graphcite.verify import check_answer
+
+    cfg = _config(config, judge, threshold, judge_url, judge_model)
+    with _store(db) as store:
+        report = check_answer(store, answer, config=cfg, audience=audience, format=fmt, documents=_docs(documents))
+    if as_json:
+        _print_json(report)
+    else:
+        render_report(report, out)
+    if fail_under is not None and report["metrics"]["citation_validity"] < fail_under:
+        raise typer.Exit(1)
+
+
+@app.command()
+@handles_errors
+def gate(answer: Annotated[str | None, typer.Argument(help="answer file or stored id")] = None,
+         db: DbOption = None, stream: Annotated[bool, typer.Option(help="read one claim JSON per line on stdin")] = False,
+         audience: AudienceOption = "internal", as_json: JsonOption = False) -> None:
+    """No span, no claim: print only the supported claims, or a decline."""
+    from graphcite.verify import VerifierConfig, gate_answer, gate_stream, verify_answer
+    from graphcite.verify.check import resolve_answer
+
+    with _store(db, read_only=True) as store:
+        if stream:
+            for verdict in gate_stream(store, sys.stdin, config=VerifierConfig(), audience=audience):
+                sys.stdout.write(json.dumps(verdict, ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            return
+        if not answer:
+            raise GraphciteError("give an ANSWER or --stream", where="gate", fix="see `graphcite gate --help`")
+        loaded = resolve_answer(store, answer)
+        parsed = loaded[1] if isinstance(loaded, tuple) else loaded
+        result = gate_answer(verify_answer(store, parsed, audience=audience))
+    if as_json:
+        _print_json(result)
+    elif result["declined"]:
+        out.print(f"declined: {result['reason']}", markup=False)
+    else:
+        out.print(result["text"], markup=False)
+
+
+@app.command("history")
+@handles_errors
+def history_cmd(claim_id: Annotated[str, typer.Argument(help="claim id")], db: DbOption = None,
+                as_json: JsonOption = False) -> None:
+    """List every verification record of a claim (records are appended, never updated)."""
+    from graphcite.verify import history
+
+    with _store(db, read_only=True) as store:
+        rows = history(store, claim_id)
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("verified at", "status", "config", "evidence revisions", "record")
+    for r in rows:
+        table.add_row(r["verified_at"], r["status"], r["config_hash"], ", ".join(r["evidence_revisions"]),
+                      r["record_id"])
+    out.print(table)
+
+
+@rules_app.callback()
+@handles_errors
+def rules(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """List the verification rules with code, name and family."""
+    if ctx.invoked_subcommand:
+        return
+    from graphcite.verify import list_rules
+
+    rows = list_rules()
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("code", "rule", "family", "on failure", "why")
+    for r in rows:
+        table.add_row(r["code"], r["rule"], r["family"], r["effect"], r["summary"])
+    out.print(table)
+
+
+@rules_app.command("explain")
+@handles_errors
+def rules_explain(code: Annotated[str, typer.Argument(help="rule code (GC301) or name")]) -> None:
+    """Print a rule's docstring and its good and bad cases."""
+    from graphcite.verify import explain_rule
+
+    out.print(explain_rule(code), markup=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# demo
+# ----------------------------------------------------------------------------------------------
+
+
+@app.command()
+@handles_errors
+def demo(db: Annotated[str, typer.Option("--db", help="store for the demo")] = "graphcite-demo.duckdb",
+         out_dir: Annotated[str, typer.Option("--out", help="folder for the review page")] = "out") -> None:
+    """Ingest the bundled corpus, check a clean and a trap-laden answer, print reports and metrics."""
+    from graphcite.demo import run_demo
+
+    run_demo(db=db, out_dir=Path(out_dir), console=out)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="graphcite")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""The term index: lemmatised content terms per evidence unit, built inside DuckDB.
+
+Candidate lookup for contradictions needs "which current units talk about retries?" without a
+full scan and without downloadable extensions (no FTS). Ingest fills ``term_posting`` with one
+``INSERT ... SELECT`` that tokenises unit text in SQL and lemmatises through ``lemma_lookup``;
+:func:`content_terms` tokenises the query side the same way in Python.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from functools import lru_cache
+from importlib.resources import files
+
+import pyarrow as pa
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from graphcite.ingest.nlp import lemma
+from graphcite.store import Store
+
+__all__ = ["TOKEN_PATTERN", "content_terms", "ensure_lemma_table", "index_revisions"]
+
+# One pattern for SQL (DuckDB RE2) and Python: runs of letters/digits, inner dots and hyphens allowed.
+TOKEN_PATTERN = r"[a-z0-9]+(?:[.\-][a-z0-9]+)*"
+_TOKEN_RE = re.compile(TOKEN_PATTERN)
+STOPWORDS: frozenset[str] = frozenset(w.lower() for w in STOP_WORDS) - {"no", "not", "never", "none", "nor"}
+
+
+@lru_cache(maxsize=50_000)
+def _term(word: str) -> str | None:
+    if word in STOPWORDS or (len(word) < 2 and not word.isdigit()):
+        return None
+    return lemma(word)
+
+
+def content_terms(text: str) -> list[str]:
+    """Distinct lemmatised content terms of ``text`` in first-seen order (stopwords dropped, numbers kept)."""
+    seen: dict[str, None] = {}
+    for word in _TOKEN_RE.findall(text.lower()):
+        term = _term(word)
+        if term and term not in STOPWORDS:
+            seen.setdefault(term, None)
+    return list(seen)
+
+
+def ensure_lemma_table(store: Store) -> None:
+    """Load spaCy's English lookup lemmas into ``lemma_lookup`` once per store (bulk, via Arrow)."""
+    if store.scalar("SELECT count(*) FROM lemma_lookup"):
+        return
+    words: list[str] = []
+    lemmas: list[str] = []
+    data = json.loads(gzip.decompress(
+        files("spacy_lookups_data").joinpath("data/en_lemma_lookup.json.gz").read_bytes()))
+    for word, base in sorted(data.items()):
+        low = word.lower()
+        if low == word and low != base.lower():
+            words.append(low)
+            lemmas.append(base.lower())
+    store.bulk_insert("lemma_lookup", pa.table({"word": words, "lemma": lemmas}), or_ignore=True)
+
+
+def index_revisions(store: Store, revision_ids: list[str]) -> int:
+    """Add term postings for every unit of the given revisions; returns rows added."""
+    if not revision_ids:
+        return 0
+    store.with_ids("_gc_new_revs", revision_ids)
+    stop = pa.table({"word": sorted(STOPWORDS)})
+    store.con.register("_gc_stop", stop)
+    try:
+        before = store.scalar("SELECT count(*) FROM term_posting")
+        store.execute(f"""
+            INSERT OR IGNORE INTO term_posting (term, unit_id)
+            SELECT DISTINCT coalesce(l.lemma, w.word) AS term, w.unit_id
+            FROM (SELECT u.unit_id, unnest(regexp_extract_all(lower(u.text), '{TOKEN_PATTERN}')) AS word
+                  FROM evidence_unit u JOIN _gc_new_revs n ON n.id = u.revision_id) w
+            LEFT JOIN lemma_lookup l ON l.word = w.word
+            WHERE w.word NOT IN (SELECT word FROM _gc_stop)
+              AND (length(w.word) > 1 OR regexp_matches(w.word, '^[0-9]$'))
+              AND coalesce(l.lemma, w.word) NOT IN (SELECT word FROM _gc_stop)""")
+        return int(store.scalar("SELECT count(*) FROM term_posting")) - int(before)
+    finally:
+        store.con.unregister("_gc_stop")
+        store.con.unregister("_gc_new_revs")

@@ -1,0 +1,142 @@
+"""Contradictions in the store: current units about the same subject whose values or polarity disagree.
+
+A clean citation list can hide that the corpus says otherwise. For each atomic part, candidate units
+come from the term index (one grouped query for the whole answer, top candidates per part), then the
+same value and polarity tests the rules use decide whether a candidate contradicts. Superseded
+candidates are attached and marked; a current one turns support into a conflict.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from graphcite.ingest.values import values_agree
+from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
+from graphcite.store import Store
+from graphcite.verify.evidence import negation_of
+from graphcite.verify.lexical import lexical_score, support_terms
+from graphcite.verify.resolve import ResolvedCitation
+from graphcite.verify.rules.quantity import claim_values, comparable
+
+__all__ = ["find_contradictions", "unit_conflicts"]
+
+CANDIDATES_PER_PART = 12
+MIN_SUBJECT_OVERLAP = 0.6
+
+
+def _numberless(text: str, values: Sequence[ExtractedValue]) -> str:
+    for value in sorted(values, key=lambda v: -v.start):
+        text = text[:value.start] + " " + text[value.end:]
+    return text
+
+
+def _value_from_row(row: dict[str, Any]) -> ExtractedValue:
+    return ExtractedValue(start=0, end=0, surface=row["surface"], magnitude=row["magnitude"], unit=row["unit"],
+                          dimensionality=row["dimensionality"], kind=row["kind"], counted_noun=row["counted_noun"],
+                          bound=row["bound"], low=row["low"], high=row["high"], role=row["role"],
+                          measured=row["measured"])
+
+
+def unit_conflicts(part: AtomicClaim, unit_text: str, unit_values: Sequence[ExtractedValue]) -> str | None:
+    """Why a unit contradicts the part (value or polarity), or None."""
+    mine = claim_values(part)
+    subject_text = _numberless(part.text, part.values)
+    if lexical_score(subject_text, unit_text) < MIN_SUBJECT_OVERLAP:
+        return None
+    for value in mine:
+        same = [v for v in unit_values if comparable(value, v) and v.kind == value.kind
+                and (not value.counted_noun or v.counted_noun == value.counted_noun)
+                and (not value.measured or not v.measured or v.measured == value.measured)
+                and (value.role or None) == (v.role or None)]
+        if same and not any(values_agree(value, v) for v in same):
+            return f"says {same[0].surface!r} where the claim says {value.surface!r}"
+    if not mine and lexical_score(part.text, unit_text) >= 0.8 and bool(negation_of(unit_text)) != part.negated:
+        return "states the opposite polarity"
+    return None
+
+
+def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicClaim]], answer: InputAnswer,
+                        resolved: Sequence[ResolvedCitation], *,
+                        audience: str = "internal") -> dict[tuple[int, int], list[dict[str, Any]]]:
+    """Contradicting units per (claim index, part index), found through the term index in bulk."""
+    rows_claim: list[int] = []
+    rows_part: list[int] = []
+    rows_term: list[str] = []
+    wanted: dict[tuple[int, int], AtomicClaim] = {}
+    for ci, parts in enumerate(parts_per_claim):
+        for pi, part in enumerate(parts):
+            if not part.values and not part.negated:
+                continue
+            terms = sorted(support_terms(_numberless(part.text, part.values)))
+            if len(terms) < 2:
+                continue
+            wanted[(ci, pi)] = part
+            for term in terms:
+                rows_claim.append(ci)
+                rows_part.append(pi)
+                rows_term.append(term)
+    if not wanted:
+        return {}
+    cited_units = {c.unit_id for c in resolved if c.unit_id}
+    store.con.register("_gc_claim_terms", pa.table({"ci": rows_claim, "pi": rows_part, "term": rows_term}))
+    try:
+        candidates = store.rows(f"""
+            WITH hits AS (
+                SELECT t.ci, t.pi, p.unit_id, count(*) AS shared
+                FROM _gc_claim_terms t JOIN term_posting p ON p.term = t.term
+                GROUP BY t.ci, t.pi, p.unit_id
+            ), ranked AS (
+                SELECT *, row_number() OVER (PARTITION BY ci, pi ORDER BY shared DESC, unit_id) AS rk FROM hits
+            )
+            SELECT r.ci, r.pi, u.unit_id, u.text, u.status, u.source_key, u.heading_path_json, u.page,
+                   u.revision_id, rev.visibility, rev.status AS doc_status
+            FROM ranked r
+            JOIN evidence_unit u ON u.unit_id = r.unit_id
+            JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id
+            JOIN source_revision rev ON rev.revision_id = u.revision_id
+            WHERE r.rk <= {CANDIDATES_PER_PART}
+            ORDER BY r.ci, r.pi, r.shared DESC, u.unit_id""")
+    finally:
+        store.con.unregister("_gc_claim_terms")
+    if not candidates:
+        return {}
+    unit_ids = sorted({c["unit_id"] for c in candidates})
+    store.with_ids("_gc_cand_units", unit_ids)
+    try:
+        value_rows = store.rows("SELECT t.* FROM typed_value t JOIN _gc_cand_units c ON c.id = t.unit_id "
+                                "ORDER BY t.unit_id, t.start")
+        superseded = {r["to_key"]: r["from_key"] for r in store.rows("""
+            SELECT l.to_key, min(l.from_key) AS from_key FROM source_link l
+            JOIN source_revision r ON r.revision_id = l.declared_in
+            JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
+            WHERE l.relation = 'supersedes' GROUP BY l.to_key""")}
+    finally:
+        store.con.unregister("_gc_cand_units")
+    values_by_unit: dict[str, list[ExtractedValue]] = {}
+    for row in value_rows:
+        values_by_unit.setdefault(row["unit_id"], []).append(_value_from_row(row))
+    found: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for cand in candidates:
+        key = (cand["ci"], cand["pi"])
+        if cand["unit_id"] in cited_units or key not in wanted:
+            continue
+        if audience == "public" and cand["visibility"] == "restricted":
+            continue
+        reason = unit_conflicts(wanted[key], cand["text"], values_by_unit.get(cand["unit_id"], []))
+        if not reason:
+            continue
+        status = cand["status"]
+        if cand["source_key"] in superseded and status == "current":
+            status = "superseded"
+        if status not in {"current", "superseded", "historical"}:
+            continue
+        found.setdefault(key, []).append({
+            "unit_id": cand["unit_id"], "source": cand["source_key"], "quote": cand["text"],
+            "status": status, "heading_path": json.loads(cand["heading_path_json"] or "[]"),
+            "page": cand["page"], "superseded_by": superseded.get(cand["source_key"]), "reason": reason,
+        })
+    return found

@@ -1,0 +1,286 @@
+"""The rule engine: integrity, then lexical support (or a judge), then every qualifier rule, per atomic part.
+
+A claim is supported only when every atomic part is. A part is supported when one valid citation
+supports it after all rules, or when several citations support it jointly; a contradiction from a
+current source turns support into ``conflict`` rather than a silent pick. Reports are deterministic:
+no timestamps, claims in input order, findings in rule-code order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from graphcite.models import AtomicClaim, InputAnswer, InputClaim
+from graphcite.store import Store
+from graphcite.verify import rules as _rules  # noqa: F401 - registers the rules
+from graphcite.verify.config import VerifierConfig
+from graphcite.verify.evidence import Evidence
+from graphcite.verify.judges import judge
+from graphcite.verify.lexical import support_terms
+from graphcite.verify.registry import RULES, Finding
+from graphcite.verify.resolve import ResolvedCitation, resolve_citations
+
+__all__ = ["CitationVerdict", "PartVerdict", "evaluate_pair", "metrics_for", "verify_claims"]
+
+SEVERITY = ("contradicts", "contextualizes", "insufficient", "mentions")
+STATUS_ORDER = ("invalid", "contradicted", "conflict", "insufficient", "unsupported")
+
+
+@dataclass(slots=True)
+class CitationVerdict:
+    """One citation judged against one atomic part."""
+
+    index: int
+    relation: str
+    support_score: float
+    findings: list[Finding] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "relation": self.relation, "support_score": self.support_score,
+                "findings": [f.as_dict() for f in self.findings]}
+
+
+@dataclass(slots=True)
+class PartVerdict:
+    """One atomic part with its citations' verdicts."""
+
+    claim: AtomicClaim
+    status: str
+    citations: list[CitationVerdict]
+    contradicting: list[dict[str, Any]] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def supported(self) -> bool:
+        return self.status == "supported"
+
+
+def _active_rules(config: VerifierConfig) -> list[Any]:
+    if config.lexical_only:
+        return []
+    disabled = {d.upper() for d in config.disabled_rules}
+    return [r for code, r in sorted(RULES.items()) if code not in disabled and r.symbol not in config.disabled_rules]
+
+
+def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig,
+                  index: int = 0) -> CitationVerdict:
+    """Judge one atomic claim against one valid piece of evidence: judge first, then every rule."""
+    verdict = judge(claim.text, evidence.envelope, config)
+    findings = [Finding("GC201", "lexical-support", "pass" if verdict.label == "supports" else "fail",
+                        verdict.rationale + (f"; {verdict.fallback}" if verdict.fallback else ""),
+                        None if verdict.label == "supports" else verdict.label)]
+    relation = verdict.label
+    for rule in _active_rules(config):
+        finding = rule.run(claim, evidence)
+        if finding.outcome != "skip":
+            findings.append(finding)
+    failures = [f.effect for f in findings[1:] if f.outcome == "fail" and f.effect]
+    if "contradicts" in failures and verdict.score >= config.mention_threshold:
+        relation = "contradicts"
+    elif relation == "supports" and failures:
+        relation = next(s for s in SEVERITY if s in failures)
+    return CitationVerdict(index, relation, verdict.score, findings)
+
+
+def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: VerifierConfig,
+           verdicts: list[CitationVerdict]) -> list[int]:
+    """Indexes of citations that support ``part`` together when none does alone."""
+    usable = [(c, v) for c, v in zip(resolved, verdicts, strict=True)
+              if c.valid and c.evidence and v.relation in {"mentions", "insufficient", "supports"}
+              and not any(f.outcome == "fail" and f.effect == "contradicts" for f in v.findings)]
+    if len(usable) < 2:
+        return []
+    quotes = " ".join(c.evidence.quote for c, _ in usable if c.evidence)
+    base = usable[0][0].evidence
+    assert base is not None
+    combined = replace(base, quote=quotes, context=quotes,
+                       heading_path=tuple(h for c, _ in usable if c.evidence for h in c.evidence.heading_path),
+                       values=tuple(v for c, _ in usable if c.evidence for v in c.evidence.values),
+                       context_values=tuple(v for c, _ in usable if c.evidence for v in c.evidence.context_values))
+    statuses = [c.evidence.status for c, _ in usable if c.evidence]
+    if any(s != "current" for s in statuses):
+        return []
+    joint = evaluate_pair(part, combined, config)
+    if joint.relation != "supports":
+        return []
+    claim_terms = support_terms(part.text)
+    return [v.index for c, v in usable if c.evidence and support_terms(c.evidence.envelope) & claim_terms]
+
+
+def _part_status(part: AtomicClaim, verdicts: list[CitationVerdict], resolved: Sequence[ResolvedCitation],
+                 contradicting: list[dict[str, Any]]) -> str:
+    if not resolved:
+        return "unsupported"
+    if not any(c.valid for c in resolved):
+        return "invalid"
+    supports = [v for v in verdicts if v.relation == "supports"]
+    against = [v for v in verdicts if v.relation == "contradicts"]
+    current_against = [c for c in contradicting if c.get("status") == "current"]
+    if supports:
+        if current_against or any(resolved[v.index].evidence and resolved[v.index].evidence.status == "current"
+                                  for v in against):
+            return "conflict"
+        return "supported"
+    if against:
+        return "contradicted"
+    return "insufficient"
+
+
+def _verify_part(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: VerifierConfig,
+                 contradicting: list[dict[str, Any]]) -> PartVerdict:
+    verdicts: list[CitationVerdict] = []
+    for index, cit in enumerate(resolved):
+        if not cit.valid or cit.evidence is None:
+            verdicts.append(CitationVerdict(index, "insufficient", 0.0, list(cit.findings)))
+            continue
+        verdict = evaluate_pair(part, cit.evidence, config, index)
+        verdict.findings[:0] = cit.findings
+        verdicts.append(verdict)
+    note = ""
+    if not any(v.relation == "supports" for v in verdicts) and not config.lexical_only:
+        members = _joint(part, resolved, config, verdicts)
+        if members:
+            names = ", ".join(f"#{i + 1}" for i in members)
+            for index in members:
+                verdicts[index].relation = "supports"
+                verdicts[index].findings.append(Finding("GC951", "joint-support", "pass",
+                                                        f"supports jointly with {names}"))
+            note = f"supported jointly by citations {names}"
+    if len(resolved) > 1 and not config.lexical_only:
+        claim_terms = support_terms(part.text)
+        for index, cit in enumerate(resolved):
+            if not cit.valid or cit.evidence is None:
+                continue
+            own = support_terms(cit.evidence.envelope) & claim_terms
+            others: set[str] = set()
+            for j, other in enumerate(resolved):
+                if j != index and other.valid and other.evidence:
+                    others |= support_terms(other.evidence.envelope) & claim_terms
+            if own <= others and any(verdicts[j].relation == "supports" for j in range(len(resolved)) if j != index):
+                verdicts[index].findings.append(Finding("GC952", "citation-adds-nothing", "fail",
+                                                        "every claim term it covers is covered by another citation"))
+    status = _part_status(part, verdicts, resolved, contradicting)
+    return PartVerdict(part, status, verdicts, contradicting, note)
+
+
+def _claim_status(parts: list[PartVerdict]) -> str:
+    statuses = [p.status for p in parts]
+    if all(s == "supported" for s in statuses):
+        return "supported"
+    for status in STATUS_ORDER:
+        if status in statuses:
+            return status
+    return "insufficient"
+
+
+def _qualifiers(part: AtomicClaim) -> dict[str, Any]:
+    return {
+        "subject": part.subject, "predicate": part.predicate, "object": part.object,
+        "negated": part.negated, "negation_cue": part.negation_cue, "modality": part.modality,
+        "tense": part.tense, "conditions": list(part.conditions), "quantifier": part.quantifier,
+        "entity": part.entity, "connective": part.connective,
+        "values": [{"surface": v.surface, "magnitude": v.magnitude, "unit": v.unit, "kind": v.kind,
+                    "counted_noun": v.counted_noun, "role": v.role} for v in part.values],
+        "claim_type": part.claim_type,
+    }
+
+
+def _citation_dict(index: int, cit: ResolvedCitation, verdicts: list[CitationVerdict]) -> dict[str, Any]:
+    relations = [v.relation for v in verdicts]
+    if relations and all(r == "supports" for r in relations):
+        relation = "supports"
+    else:
+        relation = next((r for r in (*SEVERITY, "supports") if r in relations), "insufficient")
+    findings: dict[str, Finding] = {}
+    for verdict in verdicts:
+        for finding in verdict.findings:
+            key = f"{finding.code}:{finding.outcome}:{finding.detail}"
+            findings.setdefault(key, finding)
+    ref = cit.ref
+    return {
+        "index": index, "source": cit.source_key or ref.source, "chunk_id": ref.chunk_id,
+        "revision": cit.revision_id, "unit_id": cit.unit_id, "start": cit.start, "end": cit.end,
+        "quote": cit.quote, "page": cit.page, "symbol": cit.symbol, "heading_path": list(cit.heading_path),
+        "unit_status": cit.unit_status, "role": ref.role, "valid": cit.valid, "relation": relation,
+        "support_score": max((v.support_score for v in verdicts), default=0.0),
+        "findings": [f.as_dict() for f in findings.values()],
+    }
+
+
+def verify_claims(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
+                  config: VerifierConfig, *, audience: str = "internal") -> dict[str, Any]:
+    """Verify every claim of ``answer`` (already decomposed into ``parts_per_claim``); returns the report."""
+    from graphcite.verify.contradictions import find_contradictions
+
+    refs = [ref for claim in answer.claims for ref in claim.citations]
+    resolved_all = resolve_citations(store, refs, audience=audience)
+    contradictions: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    if config.store_contradictions and not config.lexical_only:
+        contradictions = find_contradictions(store, parts_per_claim, answer, resolved_all, audience=audience)
+    claims_out: list[dict[str, Any]] = []
+    cursor = 0
+    for ci, (claim, parts) in enumerate(zip(answer.claims, parts_per_claim, strict=True)):
+        resolved = resolved_all[cursor:cursor + len(claim.citations)]
+        cursor += len(claim.citations)
+        part_verdicts = [_verify_part(part, resolved, config, contradictions.get((ci, pi), []))
+                         for pi, part in enumerate(parts or [_whole(claim)])]
+        claims_out.append(_claim_dict(ci, claim, resolved, part_verdicts))
+    return {"answer_id": answer.answer_id, "question": answer.question, "audience": audience,
+            "verifier": {"config_hash": config.hash, **config.as_dict()},
+            "claims": claims_out, "metrics": metrics_for(claims_out)}
+
+
+def _whole(claim: InputClaim) -> AtomicClaim:
+    return AtomicClaim(text=claim.text, span=(0, len(claim.text)))
+
+
+def _claim_dict(index: int, claim: InputClaim, resolved: Sequence[ResolvedCitation],
+                parts: list[PartVerdict]) -> dict[str, Any]:
+    status = _claim_status(parts)
+    citations = [_citation_dict(i, cit, [p.citations[i] for p in parts]) for i, cit in enumerate(resolved)]
+    seen: set[str] = set()
+    contradicting = []
+    for part in parts:
+        for item in part.contradicting:
+            if item["unit_id"] not in seen:
+                seen.add(item["unit_id"])
+                contradicting.append(item)
+    out: dict[str, Any] = {
+        "index": index, "text": claim.text, "type": claim.claim_type or parts[0].claim.claim_type,
+        "status": status, "supported": status == "supported", "citations": citations,
+        "contradicting_evidence": contradicting,
+    }
+    if claim.premises:
+        out["premises"] = list(claim.premises)
+    if len(parts) > 1:
+        out["parts"] = [{"text": p.claim.text, "span": list(p.claim.span), "status": p.status,
+                         "supported": p.supported, "qualifiers": _qualifiers(p.claim), "note": p.note,
+                         "citations": [v.as_dict() for v in p.citations]} for p in parts]
+    else:
+        out["qualifiers"] = _qualifiers(parts[0].claim)
+        if parts[0].note:
+            out["note"] = parts[0].note
+    return out
+
+
+def metrics_for(claims: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """citation_validity (supported / all claims) and faithfulness (1 when every claim is supported)."""
+    total = len(claims)
+    supported = sum(1 for c in claims if c["supported"])
+    citations = [cit for c in claims for cit in c["citations"]]
+    counts: dict[str, int] = {}
+    for claim in claims:
+        counts[claim["status"]] = counts.get(claim["status"], 0) + 1
+    out: dict[str, Any] = {
+        "claims": total, "supported_claims": supported,
+        "citation_validity": round(supported / total, 4) if total else 0.0,
+        "faithfulness": 1.0 if total and supported == total else 0.0,
+        "citations": len(citations),
+        "citation_integrity": round(sum(1 for c in citations if c["valid"]) / len(citations), 4) if citations else 0.0,
+        "status_counts": dict(sorted(counts.items())),
+    }
+    if not total:
+        out["reason"] = "the answer has no claims: nothing was offered to check, so it is not faithful"
+    return out

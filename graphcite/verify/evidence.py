@@ -1,0 +1,164 @@
+"""Evidence as the rule engine sees it: the quote, its envelope, and cues read off the evidence text.
+
+An :class:`Evidence` is built from a resolved citation (engine) or from plain text plus metadata (rule
+cases and tests). Evidence-side cues (negation, modality, conditions, link words) are read with compiled
+patterns on a lowercased copy; the stored text itself is never changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from graphcite.models import ExtractedValue
+
+__all__ = [
+    "CONDITION_RE",
+    "Evidence",
+    "conditions_of",
+    "evidence_from_text",
+    "link_family",
+    "modality_of",
+    "negation_of",
+]
+
+NEGATION_RE = re.compile(
+    r"\b(?:no longer|not|never|none|neither|nor|without|cannot|fails? to|no)\b|n't\b", re.IGNORECASE)
+# Conditions and exceptions: the clause runs to the next comma, semicolon or end of sentence.
+CONDITION_RE = re.compile(
+    r"\b(only if|only after|only when|only for|unless|provided that|as long as|if|when|whenever|once|"
+    r"except(?: for| when)?|after(?= (?:a|an|the|it|its|every|each|one|two|three|\w+ed\b)))\b([^,;.]*)",
+    re.IGNORECASE)
+_MODALITY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("must-not", re.compile(r"\b(must not|mustn't|shall not|may not|is not allowed to|are not allowed to|"
+                            r"is forbidden|are forbidden|is prohibited|never)\b", re.I)),
+    ("must", re.compile(r"\b(must|shall|is required to|are required to|has to|have to|is mandatory)\b", re.I)),
+    ("should", re.compile(r"\b(should|ought to|is recommended|are recommended|we recommend)\b", re.I)),
+    ("proposed", re.compile(r"\b(propose|proposes|proposed|proposal|suggests?|suggested)\b", re.I)),
+    ("considered", re.compile(r"\b(considered|considering|evaluated|explored|discussed|investigated)\b", re.I)),
+    ("planned", re.compile(r"\b(plans? to|planned|will|scheduled to|intends? to|roadmap)\b", re.I)),
+    ("may", re.compile(r"\b(may|might|could|is allowed to|are allowed to|is permitted to|are permitted to|"
+                       r"optionally)\b", re.I)),
+    ("can", re.compile(r"\b(can|is able to|are able to)\b", re.I)),
+    ("completed", re.compile(r"\b(shipped|completed|rolled out|launched|released|went live|was deployed|"
+                             r"were deployed|landed)\b", re.I)),
+)
+LINK_FAMILIES: dict[str, re.Pattern[str]] = {
+    "causal": re.compile(r"\b(because|due to|caused|causes|cause|led to|leads to|lead to|as a result|"
+                         r"resulted in|results in|therefore|so that|consequently|owing to|since|triggered|"
+                         r"which is why|the reason)\b", re.I),
+    "temporal": re.compile(r"\b(after|before|then|followed|following|once|until|prior to|later)\b", re.I),
+    "comparative": re.compile(r"\b(more than|less than|fewer than|faster|slower|higher|lower|greater|"
+                              r"smaller|larger|exceeds?|compared|than)\b", re.I),
+    "concessive": re.compile(r"\b(despite|although|even though|though|however|nevertheless|but)\b", re.I),
+}
+CONNECTIVE_FAMILY: dict[str, str] = {
+    "because": "causal", "therefore": "causal", "so": "causal", "since": "causal", "thus": "causal",
+    "hence": "causal", "which caused": "causal", "leads to": "causal", "led to": "causal",
+    "caused": "causal", "due to": "causal", "as a result": "causal",
+    "after": "temporal", "before": "temporal", "then": "temporal", "until": "temporal",
+    "more than": "comparative", "less than": "comparative", "fewer than": "comparative",
+    "faster than": "comparative", "slower than": "comparative",
+    "despite": "concessive", "although": "concessive", "even though": "concessive",
+}
+
+
+def _strip_conditions(text: str) -> str:
+    return CONDITION_RE.sub(" ", text)
+
+
+@lru_cache(maxsize=65_536)
+def negation_of(text: str) -> str | None:
+    """The first negation cue of the main clause (conditions removed), or None."""
+    found = NEGATION_RE.search(_strip_conditions(text))
+    return found.group(0).lower() if found else None
+
+
+@lru_cache(maxsize=65_536)
+def modality_of(text: str) -> tuple[str, str | None]:
+    """(modality, cue) of the evidence text: the strongest marker in its main clause."""
+    main = _strip_conditions(text)
+    for name, pattern in _MODALITY_PATTERNS:
+        found = pattern.search(main)
+        if found:
+            return name, found.group(0).lower()
+    return "asserted", None
+
+
+@lru_cache(maxsize=65_536)
+def conditions_of(text: str) -> tuple[str, ...]:
+    """Condition and exception phrases ("only after a confirmed timeout") in the evidence text."""
+    out = []
+    for match in CONDITION_RE.finditer(text):
+        phrase = (match.group(1) + match.group(2)).strip()
+        if len(phrase.split()) >= 2:
+            out.append(phrase)
+    return tuple(out)
+
+
+def link_family(connective: str | None) -> str | None:
+    """The family (causal, temporal, comparative, concessive) of a claim connective."""
+    if not connective:
+        return None
+    return CONNECTIVE_FAMILY.get(connective.lower().strip(), "causal")
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One cited span with its envelope: what every qualifier rule reads."""
+
+    quote: str
+    context: str = ""
+    heading_path: tuple[str, ...] = ()
+    status: str = "current"
+    status_cue: str | None = None
+    kind: str = "note"
+    format: str = "markdown"
+    build_role: str | None = None
+    visibility: str = "public"
+    source_key: str = "example.md"
+    title: str | None = None
+    symbol: str | None = None
+    page: int | None = None
+    revision_id: str | None = None
+    is_current_revision: bool = True
+    values: tuple[ExtractedValue, ...] = ()
+    context_values: tuple[ExtractedValue, ...] = ()
+    superseded_by: tuple[tuple[str, str | None], ...] = ()
+    source_text: str | None = None
+    effective: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def envelope(self) -> str:
+        """Quote plus heading path and title: the text lexical support may draw on."""
+        return " ".join([self.quote, *self.heading_path, self.title or ""])
+
+    @property
+    def negation(self) -> str | None:
+        return negation_of(self.quote)
+
+    @property
+    def modality(self) -> tuple[str, str | None]:
+        return modality_of(self.quote)
+
+    @property
+    def conditions(self) -> tuple[str, ...]:
+        return conditions_of(self.quote)
+
+    @property
+    def is_code(self) -> bool:
+        return self.format == "python" or self.kind in {"code", "test"}
+
+
+def evidence_from_text(quote: str, **meta: Any) -> Evidence:
+    """Evidence for rule cases and tests: values are extracted from the quote with the real extractor."""
+    from graphcite.ingest.values import extract_values
+
+    superseded = tuple(tuple(item) for item in meta.pop("superseded_by", ()))
+    heading = tuple(meta.pop("heading_path", ()))
+    return Evidence(quote=quote, context=meta.pop("context", quote), heading_path=heading,
+                    values=tuple(extract_values(quote)), superseded_by=superseded,  # type: ignore[arg-type]
+                    **meta)

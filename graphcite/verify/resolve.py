@@ -1,0 +1,266 @@
+"""Citation integrity: resolve every citation of an answer against the store in a few bulk queries.
+
+Checks, in order: the source or unit exists (else "invented identifier"), the pinned revision exists
+(a non-current revision stays valid and is noted), the source is visible to the audience, the span lies
+inside the unit or document, and the quote equals the stored text at the offsets (drift and
+paraphrase are reported). The quote shown to users is always rendered from the stored revision.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphcite.models import CitationRef, ExtractedValue
+from graphcite.store import Store
+from graphcite.verify.evidence import Evidence
+from graphcite.verify.registry import Finding
+
+__all__ = ["ResolvedCitation", "resolve_citations"]
+
+INTEGRITY_RULES: dict[str, str] = {
+    "GC101": "invented-identifier",
+    "GC102": "revision-unknown",
+    "GC103": "revision-not-current",
+    "GC104": "restricted-source",
+    "GC105": "span-out-of-range",
+    "GC106": "quote-not-verbatim",
+    "GC107": "quote-not-located",
+}
+
+
+@dataclass(slots=True)
+class ResolvedCitation:
+    """A citation after integrity checks; ``evidence`` is None when it is invalid."""
+
+    ref: CitationRef
+    valid: bool
+    findings: list[Finding] = field(default_factory=list)
+    source_key: str | None = None
+    revision_id: str | None = None
+    unit_id: str | None = None
+    start: int | None = None  # document offsets
+    end: int | None = None
+    quote: str | None = None  # rendered from the store
+    page: int | None = None
+    symbol: str | None = None
+    heading_path: tuple[str, ...] = ()
+    unit_status: str | None = None
+    evidence: Evidence | None = None
+
+    def fail(self, code: str, detail: str) -> None:
+        self.findings.append(Finding(code, INTEGRITY_RULES[code], "fail", detail, "insufficient"))
+        self.valid = False
+
+    def note(self, code: str, detail: str) -> None:
+        self.findings.append(Finding(code, INTEGRITY_RULES[code], "pass", detail))
+
+
+def _value(row: dict[str, Any], offset: int) -> ExtractedValue:
+    return ExtractedValue(
+        start=row["start"] - offset, end=row["end"] - offset, surface=row["surface"], magnitude=row["magnitude"],
+        unit=row["unit"], dimensionality=row["dimensionality"], kind=row["kind"],
+        counted_noun=row["counted_noun"], bound=row["bound"], low=row["low"], high=row["high"], role=row["role"],
+        measured=row["measured"])
+
+
+class _Fetched:
+    """The store rows one answer needs, fetched in bulk."""
+
+    def __init__(self, store: Store, refs: Sequence[CitationRef]) -> None:
+        chunk_ids = {r.chunk_id for r in refs if r.chunk_id}
+        keys = {r.source for r in refs if r.source}
+        pinned = {r.revision for r in refs if r.revision}
+        self.units: dict[str, dict[str, Any]] = {}
+        if chunk_ids:
+            store.with_ids("_gc_chunks", chunk_ids)
+            for row in store.rows("SELECT u.* FROM evidence_unit u JOIN _gc_chunks c ON c.id = u.unit_id"):
+                self.units[row["unit_id"]] = row
+            store.con.unregister("_gc_chunks")
+        keys |= {u["source_key"] for u in self.units.values()}
+        self.sources: dict[str, dict[str, Any]] = {}
+        if keys:
+            store.with_ids("_gc_keys", keys)
+            for row in store.rows("SELECT s.* FROM source s JOIN _gc_keys k ON k.id = s.key"):
+                self.sources[row["key"]] = row
+            store.con.unregister("_gc_keys")
+        revision_ids = {s["current_revision"] for s in self.sources.values()}
+        revision_ids |= {u["revision_id"] for u in self.units.values()}
+        self.revisions: dict[str, dict[str, Any]] = {}
+        if revision_ids or pinned:
+            store.with_ids("_gc_revs", revision_ids | pinned)
+            for row in store.rows(
+                    "SELECT r.* FROM source_revision r JOIN _gc_revs v ON v.id = r.revision_id "
+                    "OR (length(v.id) >= 8 AND r.content_hash LIKE v.id || '%')"):
+                self.revisions[row["revision_id"]] = row
+            store.con.unregister("_gc_revs")
+        self.by_content = {r["content_hash"]: rid for rid, r in self.revisions.items()}
+        self.rev_units: dict[str, list[dict[str, Any]]] = {}
+        self.values: dict[str, list[dict[str, Any]]] = {}
+        if self.revisions:
+            store.with_ids("_gc_revs2", self.revisions)
+            for row in store.rows("SELECT u.* FROM evidence_unit u JOIN _gc_revs2 v ON v.id = u.revision_id "
+                                  "ORDER BY u.revision_id, u.start"):
+                self.rev_units.setdefault(row["revision_id"], []).append(row)
+                self.units.setdefault(row["unit_id"], row)
+            for row in store.rows("SELECT t.* FROM typed_value t JOIN _gc_revs2 v ON v.id = t.revision_id "
+                                  "ORDER BY t.start"):
+                self.values.setdefault(row["unit_id"], []).append(row)
+            store.con.unregister("_gc_revs2")
+        self.superseded_by: dict[str, list[tuple[str, str | None]]] = {}
+        if self.sources:
+            store.with_ids("_gc_keys2", self.sources)
+            for row in store.rows("""
+                    SELECT l.to_key, l.from_key, CAST(r2.effective AS VARCHAR) AS effective
+                    FROM source_link l
+                    JOIN source_revision r ON r.revision_id = l.declared_in
+                    JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
+                    JOIN _gc_keys2 k ON k.id = l.to_key
+                    LEFT JOIN source s2 ON s2.key = l.from_key
+                    LEFT JOIN source_revision r2 ON r2.revision_id = s2.current_revision
+                    WHERE l.relation = 'supersedes'
+                    ORDER BY 1, 2"""):
+                pair = (row["from_key"], row["effective"])
+                if pair not in self.superseded_by.setdefault(row["to_key"], []):
+                    self.superseded_by[row["to_key"]].append(pair)
+            store.con.unregister("_gc_keys2")
+
+    def revision_for(self, ref: CitationRef, key: str) -> dict[str, Any] | None:
+        if ref.revision:
+            if ref.revision in self.revisions:
+                return self.revisions[ref.revision]
+            for content_hash, rid in self.by_content.items():
+                if len(ref.revision) >= 8 and content_hash.startswith(ref.revision):
+                    return self.revisions[rid]
+            return None
+        source = self.sources.get(key)
+        return self.revisions.get(source["current_revision"]) if source else None
+
+
+def _locate(haystack: str, quote: str) -> list[int]:
+    hits, at = [], haystack.find(quote)
+    while at != -1 and len(hits) < 3:
+        hits.append(at)
+        at = haystack.find(quote, at + 1)
+    return hits
+
+
+def _check_offsets(cit: ResolvedCitation, start: Any, end: Any, length: int) -> bool:
+    for name, value in (("start", start), ("end", end)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            cit.fail("GC105", f"{name} must be a non-negative integer, got {value!r}")
+            return False
+    if start is not None and end is not None and start > end:
+        cit.fail("GC105", f"start {start} is after end {end}")
+        return False
+    if end is not None and end > length:
+        cit.fail("GC105", f"end {end} is beyond the cited text ({length} code points)")
+        return False
+    return True
+
+
+def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> ResolvedCitation:
+    cit = ResolvedCitation(ref=ref, valid=True)
+    base_offset = 0
+    if ref.chunk_id:
+        unit = fetched.units.get(ref.chunk_id)
+        if unit is None:
+            cit.fail("GC101", f"no evidence unit {ref.chunk_id!r} in the store")
+            return cit
+        revision = fetched.revisions[unit["revision_id"]]
+        scope_text, base_offset = unit["text"], unit["start"]
+    else:
+        key = ref.source or ""
+        if key not in fetched.sources:
+            cit.fail("GC101", f"no source {key!r} in the store")
+            return cit
+        revision = fetched.revision_for(ref, key)
+        if revision is None:
+            cit.fail("GC102", f"source {key!r} has no revision {ref.revision!r}")
+            return cit
+        scope_text = revision["text"]
+    source = fetched.sources[revision["source_key"]]
+    cit.source_key, cit.revision_id = revision["source_key"], revision["revision_id"]
+    if revision["revision_id"] != source["current_revision"]:
+        cit.note("GC103", f"cites revision {revision['revision_id']} (seq {revision['seq']}); "
+                          f"current is {source['current_revision']}")
+    if audience == "public" and revision["visibility"] == "restricted":
+        cit.fail("GC104", f"{revision['source_key']} is restricted and the audience is public")
+        return cit
+    if not _check_offsets(cit, ref.start, ref.end, len(scope_text)):
+        return cit
+    quote = ref.quote
+    if quote is not None and not quote:
+        cit.fail("GC106", "the quote is empty")
+        return cit
+    start, end = ref.start, ref.end
+    if start is None or end is None:
+        if quote is None:
+            if start is None and end is None:
+                cit.fail("GC107", "neither offsets nor a quote: nothing to locate")
+                return cit
+            cit.fail("GC105", "give both start and end, or a quote")
+            return cit
+        hits = _locate(scope_text, quote)
+        if not hits:
+            cit.fail("GC107", "the quote does not occur in the cited text (paraphrased?)")
+            return cit
+        if len(hits) > 1 and start is None and end is None:
+            cit.fail("GC107", f"the quote occurs {len(hits)}+ times; give start and end to pick one")
+            return cit
+        if start is not None and start not in hits or end is not None and end - len(quote) not in hits:
+            cit.fail("GC106", "the given offset does not match where the quote occurs")
+            return cit
+        start = start if start is not None else (end - len(quote) if end is not None else hits[0])
+        end = start + len(quote)
+    stored = scope_text[start:end]
+    if quote is not None and stored != quote:
+        hits = _locate(scope_text, quote)
+        if hits:
+            cit.fail("GC106", f"quote drifted: it is at {hits[0] + base_offset}-"
+                              f"{hits[0] + base_offset + len(quote)}, not {start + base_offset}-{end + base_offset}")
+        else:
+            cit.fail("GC106", "the quote differs from the stored text at those offsets (paraphrased?)")
+        return cit
+    if not stored.strip():
+        cit.fail("GC105", "the span is empty or whitespace")
+        return cit
+    cit.start, cit.end, cit.quote = start + base_offset, end + base_offset, stored
+    units = [u for u in fetched.rev_units.get(revision["revision_id"], [])
+             if u["start"] < cit.end and u["end"] > cit.start]
+    if ref.chunk_id:
+        units = [fetched.units[ref.chunk_id]]
+    if not units:
+        cit.fail("GC105", "the span falls between evidence units (front matter or blank space)")
+        return cit
+    primary = units[0]
+    cit.unit_id, cit.page, cit.symbol = primary["unit_id"], primary["page"], primary["symbol"]
+    cit.heading_path = tuple(json.loads(primary["heading_path_json"] or "[]"))
+    superseded = tuple(fetched.superseded_by.get(revision["source_key"], ()))
+    statuses = [u["status"] for u in units]
+    worst = next((s for s in ("forbidden", "rejected", "superseded", "historical", "proposal", "draft")
+                  if s in statuses), primary["status"])
+    cit.unit_status = "superseded" if superseded and worst == "current" else worst
+    context = "\n".join(u["text"] for u in units)
+    ctx_start = units[0]["start"]
+    quote_values = tuple(_value(v, cit.start) for u in units for v in fetched.values.get(u["unit_id"], [])
+                         if v["start"] >= cit.start and v["end"] <= cit.end)
+    context_values = tuple(_value(v, ctx_start) for u in units for v in fetched.values.get(u["unit_id"], []))
+    cue = next((u["status_cue"] for u in units if u["status"] == worst), primary["status_cue"])
+    cit.evidence = Evidence(
+        quote=stored, context=context, heading_path=cit.heading_path, status=cit.unit_status, status_cue=cue,
+        kind=revision["kind"], format=revision["format"], build_role=revision["build_role"],
+        visibility=revision["visibility"], source_key=revision["source_key"], title=revision["title"],
+        symbol=cit.symbol, page=cit.page, revision_id=revision["revision_id"],
+        is_current_revision=revision["revision_id"] == source["current_revision"], values=quote_values,
+        context_values=context_values, superseded_by=superseded, source_text=revision["text"],
+        effective=str(revision["effective"]) if revision["effective"] else None)
+    return cit
+
+
+def resolve_citations(store: Store, refs: Sequence[CitationRef], *, audience: str = "internal") -> list[ResolvedCitation]:
+    """Resolve and integrity-check citations in input order, with a handful of bulk queries."""
+    fetched = _Fetched(store, refs)
+    return [_resolve_one(ref, fetched, audience) for ref in refs]

@@ -1,0 +1,73 @@
+"""Condition, scope and entity: evidence for a narrower case does not support the broader claim."""
+
+from __future__ import annotations
+
+import re
+
+from graphcite.models import AtomicClaim
+from graphcite.verify.evidence import Evidence
+from graphcite.verify.lexical import support_terms
+from graphcite.verify.registry import rule
+
+__all__ = ["named_entities"]
+
+_ENTITY_RE = re.compile(r"\b(?:[A-Z][A-Za-z0-9]*[-_][A-Za-z0-9\-_]+|[A-Z]{2,}[0-9A-Z\-]*|[a-z]+-[0-9]+|"
+                        r"[A-Z][a-z]+[A-Z][A-Za-z]+|(?<=\s)[A-Z][a-z]{2,}(?=\s(?:adapter|carrier|service|"
+                        r"queue|relay|team|region|customer|plan)))\b")
+_UNIVERSAL = frozenset({"all", "every", "any", "each"})
+
+
+def named_entities(text: str) -> set[str]:
+    """Code-like names and proper names in running text (not sentence-initial capitals)."""
+    return {m.group(0) for m in _ENTITY_RE.finditer(text)}
+
+
+@rule("GC501", "lost-condition", family="scope", effect="insufficient",
+      good=[("The scheduler retries a delivery only after a confirmed timeout.",
+             "The scheduler retries a delivery only after a confirmed timeout.")],
+      bad=[("The scheduler retries a delivery.", "The scheduler retries a delivery only after a confirmed timeout.")])
+def lost_condition(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """Evidence that holds only under a condition does not support the unconditional claim.
+
+    "Retries only after a confirmed timeout" becomes "retries" in a careless summary; the finding
+    names the dropped condition so a reviewer can narrow the claim.
+    """
+    theirs = evidence.conditions
+    if not theirs:
+        return None
+    mine = " ".join(claim.conditions) if claim.conditions else ""
+    claim_terms = support_terms(mine or claim.text)
+    lost = [c for c in theirs if not (support_terms(c) and len(support_terms(c) & claim_terms)
+                                      >= max(1, len(support_terms(c)) // 2))]
+    return "; ".join(f"evidence holds only {c!r}" for c in lost)
+
+
+@rule("GC502", "scope-broadened", family="scope", effect="insufficient",
+      good=[("All carrier adapters log their requests.", "All carrier adapters log their requests.")],
+      bad=[("All carrier adapters log their requests.", "The Pelican adapter logs its requests.")])
+def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """A universal claim needs universal evidence: one adapter's behaviour is not every adapter's."""
+    if (claim.quantifier or "").lower() not in _UNIVERSAL:
+        return None
+    words = set(re.findall(r"[a-z]+", evidence.quote.lower()))
+    if words & (_UNIVERSAL | {"always", "whole", "entire"}):
+        return ""
+    return f"claim says {claim.quantifier!r}, evidence does not speak of all cases"
+
+
+@rule("GC503", "entity-mismatch", family="scope", effect="insufficient",
+      good=[("The KX-7 adapter retries twice.", "The KX-7 adapter retries twice.")],
+      bad=[("The KX-7 adapter retries twice.", "The KX-9 adapter retries twice.")])
+def entity_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """Evidence about another entity or version does not support this one.
+
+    Adapter KX-9's behaviour says nothing about KX-7. Names in the claim must appear in the quote,
+    its headings, the unit around it or the source title.
+    """
+    mine = named_entities(claim.text)
+    if not mine:
+        return None
+    haystack = " ".join([evidence.quote, evidence.context, *evidence.heading_path, evidence.title or "",
+                         evidence.source_key]).lower()
+    missing = sorted(e for e in mine if e.lower() not in haystack)
+    return "; ".join(f"evidence does not name {e!r}" for e in missing)

@@ -1,0 +1,65 @@
+"""Status and time: headings and documents that reverse a sentence, and superseded evidence."""
+
+from __future__ import annotations
+
+from graphcite.models import AtomicClaim
+from graphcite.verify.evidence import Evidence
+from graphcite.verify.registry import rule
+
+__all__: list[str] = []
+
+_NOT_THE_CASE = {"rejected": "contradicts", "forbidden": "contradicts",
+                 "proposal": "contextualizes", "draft": "contextualizes"}
+_TENTATIVE = frozenset({"considered", "proposed", "planned"})
+_OLD = frozenset({"superseded", "historical"})
+
+
+def _where(evidence: Evidence) -> str:
+    cue = evidence.status_cue or " > ".join(evidence.heading_path) or "the document"
+    return f"{cue!r}"
+
+
+@rule("GC601", "heading-reversal", family="status", effect="contradicts",
+      good=[("Automatic retry is allowed for the relay.", "Automatic retry is allowed for the relay.",
+             {"status": "current", "heading_path": ("Retry policy", "Current decision")}),
+            ("The team proposed automatic retry for the relay.", "Automatic retry is proposed for the relay.",
+             {"status": "proposal", "heading_path": ("Proposal",)})],
+      bad=[("Automatic retry is allowed for the relay.", "Automatic retry is allowed for the relay.",
+            {"status": "rejected", "status_cue": "Rejected alternatives",
+             "heading_path": ("Retry policy", "Rejected alternatives")})])
+def heading_reversal(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """Text under "Rejected alternatives" or "Do not implement" says the opposite of what it reads.
+
+    A chunk-level verifier sees "automatic retry is allowed" and calls it support; the enclosing
+    heading says the idea was rejected. Proposal and draft sections only support tentative claims.
+    """
+    if evidence.status not in _NOT_THE_CASE:
+        return ""
+    if evidence.status in {"proposal", "draft"} and (claim.modality in _TENTATIVE or claim.claim_type == "proposal"):
+        return ""
+    if evidence.status in {"rejected", "forbidden"} and claim.modality in {"considered", "proposed"}:
+        return ""
+    return f"evidence is {evidence.status} under {_where(evidence)}"
+
+
+@rule("GC602", "superseded-evidence", family="status", effect="contextualizes",
+      good=[("The relay retried webhooks three times in 2023.", "The relay retries webhooks three times.",
+             {"status": "superseded", "superseded_by": (("decisions/dr-9.md", "2024-02-01"),)}),
+            ("The relay retries webhooks three times.", "The relay retries webhooks three times.")],
+      bad=[("The relay retries webhooks three times.", "The relay retries webhooks three times.",
+            {"status": "superseded", "superseded_by": (("decisions/dr-9.md", "2024-02-01"),)})])
+def superseded_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """Superseded or historical text supports what was, not what is.
+
+    There is no recency heuristic: an old incident record stays authoritative for a past-tense claim.
+    For a current-tense claim the finding names what superseded the evidence and when.
+    """
+    old = evidence.status in _OLD or bool(evidence.superseded_by)
+    if not old:
+        return ""
+    if claim.tense == "past":
+        return ""
+    if evidence.superseded_by:
+        by = ", ".join(f"{key}" + (f" (effective {date})" if date else "") for key, date in evidence.superseded_by)
+        return f"evidence is superseded by {by}"
+    return f"evidence is {evidence.status} under {_where(evidence)}"

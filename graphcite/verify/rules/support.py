@@ -1,0 +1,36 @@
+"""Support rules: the claim's predicate must be in the evidence, not only its topic words."""
+
+from __future__ import annotations
+
+from graphcite.ingest.nlp import lemma
+from graphcite.models import AtomicClaim
+from graphcite.verify.evidence import Evidence
+from graphcite.verify.lexical import support_terms
+from graphcite.verify.registry import rule
+
+__all__: list[str] = []
+
+# Light verbs say little on their own; the object then carries the predicate.
+_LIGHT = frozenset({"be", "have", "do", "use", "make", "get", "keep", "take", "give", "go", "state", "say"})
+
+
+@rule("GC202", "predicate-not-in-evidence", family="support", effect="mentions",
+      good=[("The relay signs webhook payloads.", "The relay signs every webhook payload with HMAC-SHA256.")],
+      bad=[("The relay signs webhook payloads.", "The relay forwards webhook payloads to subscribers.")])
+def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """Sharing the subject and object is not enough: the evidence must say the same thing happens.
+
+    "The relay signs payloads" and "the relay forwards payloads" share most content words and differ
+    in the one that matters. The predicate (lemmatised) must occur in the quote or its headings.
+    """
+    if not claim.predicate:
+        return None
+    words = [lemma(w) for w in claim.predicate.split() if w.isalpha()]
+    words = [w for w in words if w not in _LIGHT and w not in {"not", "no", "never"}]
+    if not words:
+        return None
+    terms = support_terms(evidence.envelope)
+    found = [w for w in words if w in terms]
+    if found:
+        return ""
+    return f"the evidence does not say {claim.predicate!r}"
