@@ -1,0 +1,62 @@
+"""graphcite: check what a cited sentence really rests on.
+
+The public API, in data-flow order: open a store, ingest files, load and decompose answers, check
+them, query and export the evidence graph, evaluate the verifier.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphcite.errors import (
+    AnswerFormatError,
+    GraphciteError,
+    IngestError,
+    NotFoundError,
+    StoreError,
+    StoreLockedError,
+)
+from graphcite.store import Store, open_store
+
+__all__ = [
+    "AnswerFormatError",
+    "GraphciteError",
+    "IngestError",
+    "NotFoundError",
+    "Store",
+    "StoreError",
+    "StoreLockedError",
+    "__version__",
+    "add_answer",
+    "check_answer",
+    "decompose",
+    "extract_values",
+    "ingest",
+    "load_answer",
+    "open_store",
+    "verify_answer",
+]
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "ingest": ("graphcite.ingest", "ingest"),
+    "extract_values": ("graphcite.ingest.values", "extract_values"),
+    "load_answer": ("graphcite.claims.formats", "load_answer"),
+    "decompose": ("graphcite.claims.decompose", "decompose"),
+    "add_answer": ("graphcite.claims.answers", "add_answer"),
+    "check_answer": ("graphcite.verify.check", "check_answer"),
+    "verify_answer": ("graphcite.verify.check", "verify_answer"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the heavy stages (spaCy, pint) only when first used, so the CLI starts fast."""
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'graphcite' has no attribute {name!r}")

@@ -381,6 +381,99 @@ def rules_explain(code: Annotated[str, typer.Argument(help="rule code (GC301) or
 
 
 # ----------------------------------------------------------------------------------------------
+# evaluation
+# ----------------------------------------------------------------------------------------------
+
+
+@app.command()
+@handles_errors
+def annotate(claim_id: Annotated[str, typer.Argument(help="claim id (from check --json)")],
+             citation: Annotated[int, typer.Option("--citation", help="citation number, from 0")],
+             label: Annotated[str, typer.Option("--label", help="supports|contradicts|contextualizes|mentions|insufficient")],
+             rationale: Annotated[str, typer.Option("--rationale", help="why this label")],
+             reviewer: Annotated[str, typer.Option("--reviewer", help="who judged")],
+             adjudicate: Annotated[bool, typer.Option("--adjudicate", help="record as the adjudication")] = False,
+             db: DbOption = None) -> None:
+    """Record a human judgement of one citation (several reviewers per item; adjudication is its own record)."""
+    from graphcite.evaluate import annotate as record
+
+    with _store(db) as store:
+        row = record(store, claim_id, citation=citation, label=label, rationale=rationale, reviewer=reviewer,
+                     adjudication=adjudicate)
+    out.print(f"recorded {row['annotation_id']}: {reviewer} says {label} for {claim_id}#{citation}", markup=False)
+
+
+@app.command("annotations")
+@handles_errors
+def annotations_cmd(db: DbOption = None, contested: Annotated[bool, typer.Option(help="only disagreements")] = False,
+                    as_json: JsonOption = False) -> None:
+    """List human judgements per citation; disagreements stay visible."""
+    from graphcite.evaluate import annotations
+
+    with _store(db, read_only=True) as store:
+        rows = annotations(store, contested=contested)
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("claim", "cit", "labels", "contested", "adjudicated", "reviewers")
+    for r in rows:
+        table.add_row(r["claim_id"], str(r["citation"]), ", ".join(r["labels"]), "yes" if r["contested"] else "no",
+                      r["adjudicated"] or "", ", ".join(j["reviewer"] for j in r["judgements"]))
+    out.print(table)
+
+
+@app.command("eval")
+@handles_errors
+def eval_cmd(labelled_set: Annotated[str, typer.Argument(help="labelled set (JSONL)")], db: DbOption = None,
+             judge: JudgeOption = None, config: ConfigOption = None,
+             baseline: Annotated[str | None, typer.Option(help="also run a baseline: lexical")] = None,
+             as_json: JsonOption = False) -> None:
+    """Run the verifier over a labelled set: false-support, recall, precision, confusion matrix, by category."""
+    from graphcite.evaluate import evaluate_set, render_eval
+
+    cfg = _config(config, judge, None, None, None)
+    with _store(db) as store:
+        result = evaluate_set(store, Path(labelled_set), config=cfg, baseline=baseline)
+    if as_json:
+        _print_json(result)
+    else:
+        render_eval(result, out)
+
+
+@app.command("gate-verifier")
+@handles_errors
+def gate_verifier_cmd(labelled_set: Annotated[str, typer.Argument(help="labelled set (JSONL)")],
+                      baseline: Annotated[str, typer.Option("--baseline", help="config file, or 'default' / 'lexical'")],
+                      candidate: Annotated[str, typer.Option("--candidate", help="config file, or 'default' / 'lexical'")],
+                      db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Refuse (exit 1) a candidate verifier that raises false-support or lowers agreement with gold labels."""
+    from graphcite.evaluate import gate_verifier
+    from graphcite.verify import VerifierConfig, load_config
+
+    def pick(value: str) -> VerifierConfig:
+        if value == "default":
+            return VerifierConfig()
+        if value == "lexical":
+            return VerifierConfig.lexical_baseline()
+        return load_config(value)
+
+    with _store(db) as store:
+        result = gate_verifier(store, Path(labelled_set), pick(baseline), pick(candidate))
+    if as_json:
+        _print_json(result)
+    else:
+        verdict = "accepted" if result["accepted"] else "refused: " + "; ".join(result["reasons"])
+        out.print(f"candidate {verdict}", markup=False)
+        out.print(f"baseline  {result['baseline']}", markup=False)
+        out.print(f"candidate {result['candidate']}", markup=False)
+        for item in result["changed"]:
+            out.print(f"  changed {item['id']} ({item['category']}): {item['baseline']} -> {item['candidate']} "
+                      f"(gold supported: {item['gold_supported']})", markup=False)
+    if not result["accepted"]:
+        raise typer.Exit(1)
+
+
+# ----------------------------------------------------------------------------------------------
 # demo
 # ----------------------------------------------------------------------------------------------
 

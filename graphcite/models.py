@@ -279,6 +279,7 @@ class ParsedUnit:
     line_start: int | None = None
     line_end: int | None = None
     table_headers: tuple[str, ...] | None = None
+    cells: tuple[tuple[int, int], ...] | None = None  # table rows: document offsets of each cell's text
 
 
 @dataclass(slots=True)

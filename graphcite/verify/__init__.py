@@ -33,7 +33,8 @@ def list_rules() -> list[dict[str, Any]]:
 
 def explain_rule(code: str) -> str:
     """The docstring and the good and bad cases of one rule, as text."""
-    from graphcite.verify.resolve import INTEGRITY_RULES, __doc__ as integrity_doc
+    from graphcite.verify.resolve import INTEGRITY_RULES
+    from graphcite.verify.resolve import __doc__ as integrity_doc
 
     key = code.strip().upper()
     if key in INTEGRITY_RULES:

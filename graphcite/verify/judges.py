@@ -74,7 +74,7 @@ def http(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
     url = config.judge_url.rstrip("/") + "/chat/completions"
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=config.judge_timeout) as response:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=config.judge_timeout) as response:
             payload = json.loads(response.read().decode("utf-8"))
         content = payload["choices"][0]["message"]["content"]
         verdict = json.loads(content)

@@ -210,7 +210,7 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
         if len(hits) > 1 and start is None and end is None:
             cit.fail("GC107", f"the quote occurs {len(hits)}+ times; give start and end to pick one")
             return cit
-        if start is not None and start not in hits or end is not None and end - len(quote) not in hits:
+        if (start is not None and start not in hits) or (end is not None and end - len(quote) not in hits):
             cit.fail("GC106", "the given offset does not match where the quote occurs")
             return cit
         start = start if start is not None else (end - len(quote) if end is not None else hits[0])

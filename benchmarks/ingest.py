@@ -1,0 +1,187 @@
+"""Ingest throughput: generated Markdown corpora (5 MB, 50 MB, fixed seed) and a real corpus from
+site-packages; MB/s, units/s, values/s, peak RSS; against a peer pipeline (LangChain's
+MarkdownHeaderTextSplitter + quantulum3) on the same files, and extract_values vs quantulum3.
+
+    python -m benchmarks.run ingest [--sizes 5,50] [--jobs 2] [--json]
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import site
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import DATA, run_child
+
+WORDS = ["dispatcher", "relay", "adapter", "retry", "webhook", "queue", "carrier", "timeout", "budget", "label", "delivery", "shipment", "scheduler", "worker", "latency", "outage", "review", "policy", "decision", "contract", "incident", "lag", "backlog", "region"]
+UNITS = ["ms", "seconds", "minutes", "hours", "days", "MB", "GiB", "%", "requests per second", "retries", "attempts"]
+HEADINGS = ["Current decision", "Previous behaviour", "Proposal", "Rejected alternatives", "Context", "Notes"]
+
+
+def _sentence(rng: random.Random) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(6, 14))]
+    if rng.random() < 0.5:
+        words.insert(rng.randint(1, len(words) - 1), f"{rng.randint(1, 500)} {rng.choice(UNITS)}")
+    return " ".join(words).capitalize() + "."
+
+
+def _document(rng: random.Random, index: int) -> str:
+    parts = [f"---\ntitle: Generated {index}\nstatus: current\nkind: note\n---\n", f"# Document {index}\n"]
+    for _ in range(rng.randint(3, 6)):
+        parts.append(f"## {rng.choice(HEADINGS)}\n")
+        for _ in range(rng.randint(2, 5)):
+            parts.append(" ".join(_sentence(rng) for _ in range(rng.randint(2, 5))) + "\n")
+        if rng.random() < 0.4:
+            parts.append("| Setting | Timeout (ms) | Size (MB) |\n| --- | --- | --- |")
+            parts.extend(f"| {rng.choice(WORDS)} | {rng.randint(1, 999)} | {rng.randint(1, 64)} |"
+                         for _ in range(rng.randint(2, 6)))
+            parts.append("")
+        if rng.random() < 0.4:
+            parts.extend(f"- {_sentence(rng)}" for _ in range(rng.randint(2, 4)))
+            parts.append("")
+    return "\n".join(parts)
+
+
+def generate(folder: Path, megabytes: float, seed: int = 7) -> Path:
+    """A Markdown corpus of about ``megabytes`` MB, the same bytes for the same seed."""
+    marker = folder / ".complete"
+    if marker.exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    rng = random.Random(seed)
+    total, index = 0, 0
+    target = int(megabytes * 1_000_000)
+    while total < target:
+        text = _document(rng, index)
+        (folder / f"doc-{index:06}.md").write_text(text, encoding="utf-8")
+        total += len(text.encode())
+        index += 1
+    marker.write_text("ok")
+    return folder
+
+
+def real_corpus(folder: Path, limit_mb: float = 8.0) -> Path:
+    """README/CHANGELOG-like Markdown files shipped in site-packages, copied once (real prose)."""
+    marker = folder / ".complete"
+    if marker.exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    total = 0
+    candidates: list[Path] = []
+    for base in site.getsitepackages():
+        candidates.extend(sorted(Path(base).rglob("*.md")))
+    for i, path in enumerate(candidates):
+        try:
+            data = path.read_bytes()
+            data.decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not data.strip() or b"\x00" in data:
+            continue
+        (folder / f"{i:05}-{path.name}").write_bytes(data)
+        total += len(data)
+        if total > limit_mb * 1_000_000:
+            break
+    marker.write_text("ok")
+    return folder
+
+
+INGEST_CHILD = """
+import json, sys, time
+from pathlib import Path
+from graphcite.store import Store
+from graphcite.ingest import ingest
+folder, db, jobs = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+Path(db).unlink(missing_ok=True)
+start = time.perf_counter()
+with Store(db) as s:
+    r = ingest(s, [folder], jobs=jobs)
+elapsed = time.perf_counter() - start
+print(json.dumps({"seconds": elapsed, "bytes": r.bytes, "units": r.units, "values": r.values, "files": len(r.added)}))
+"""
+
+PEER_CHILD = """
+import json, sys, time, warnings
+warnings.filterwarnings("ignore")
+from pathlib import Path
+from langchain_text_splitters import MarkdownHeaderTextSplitter
+from quantulum3 import parser
+folder = Path(sys.argv[1])
+files = sorted(folder.glob("*.md"))
+limit = float(sys.argv[2])
+splitter = MarkdownHeaderTextSplitter([("#", "h1"), ("##", "h2"), ("###", "h3")])
+start = time.perf_counter(); done = 0; units = 0; values = 0
+for f in files:
+    text = f.read_text(encoding="utf-8")
+    docs = splitter.split_text(text)
+    units += len(docs)
+    for d in docs:
+        values += len(parser.parse(d.page_content))
+    done += len(text.encode())
+    if time.perf_counter() - start > limit:
+        break
+elapsed = time.perf_counter() - start
+print(json.dumps({"seconds": elapsed, "bytes": done, "units": units, "values": values}))
+"""
+
+
+def _row(name: str, result: dict[str, Any]) -> dict[str, Any]:
+    mb = result["bytes"] / 1e6
+    return {"benchmark": name, "MB": round(mb, 2), "seconds": round(result["seconds"], 2),
+            "MB/s": round(mb / result["seconds"], 3), "units/s": round(result["units"] / result["seconds"]),
+            "values/s": round(result["values"] / result["seconds"]), "peak_rss_mb": result.get("peak_rss_mb")}
+
+
+def run(sizes: list[float], jobs: int, peer_seconds: float = 20.0) -> list[dict[str, Any]]:
+    rows = []
+    corpora = [(f"generated {size:g} MB", generate(DATA / f"md-{size:g}mb", size)) for size in sizes]
+    corpora.append(("site-packages *.md", real_corpus(DATA / "real-md")))
+    for name, folder in corpora:
+        ours = run_child(INGEST_CHILD, str(folder), str(DATA / "bench.duckdb"), "1")
+        ours_row = _row(f"graphcite ingest {name}", ours)
+        rows.append(ours_row)
+        if jobs > 1:
+            rows.append(_row(f"graphcite ingest {name} --jobs {jobs}",
+                             run_child(INGEST_CHILD, str(folder), str(DATA / "bench.duckdb"), str(jobs))))
+        try:
+            peer = run_child(PEER_CHILD, str(folder), str(peer_seconds))
+        except RuntimeError as exc:
+            rows.append({"benchmark": f"peer {name}", "error": str(exc).splitlines()[-1]})
+            continue
+        peer_row = _row(f"peer (langchain+quantulum3) {name}", peer)
+        peer_row["ratio_vs_peer"] = round(ours_row["MB/s"] / peer_row["MB/s"], 1)
+        rows.append(peer_row)
+    (DATA / "bench.duckdb").unlink(missing_ok=True)
+    return rows
+
+
+VALUES_CHILD = """
+import json, sys, time, warnings
+warnings.filterwarnings("ignore")
+from pathlib import Path
+folder = Path(sys.argv[1])
+text = "\\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.md"))[:400])
+from graphcite.ingest.values import extract_values
+extract_values("warm up 3 days")
+t = time.perf_counter(); ours = extract_values(text); ours_s = time.perf_counter() - t
+from quantulum3 import parser
+parser.parse("warm up 3 days")
+sample = text[:200_000]
+t = time.perf_counter(); theirs = parser.parse(sample); theirs_s = time.perf_counter() - t
+print(json.dumps({"chars": len(text), "ours_s": ours_s, "ours_values": len(ours),
+                  "peer_chars": len(sample), "peer_s": theirs_s, "peer_values": len(theirs)}))
+"""
+
+
+def run_values() -> list[dict[str, Any]]:
+    folder = generate(DATA / "md-5mb", 5)
+    r = run_child(VALUES_CHILD, str(folder))
+    ours = r["chars"] / r["ours_s"] / 1e6
+    peer = r["peer_chars"] / r["peer_s"] / 1e6
+    return [{"benchmark": "extract_values", "MB/s": round(ours, 3), "values": r["ours_values"]},
+            {"benchmark": "quantulum3 parser.parse", "MB/s": round(peer, 3), "values": r["peer_values"],
+             "ratio_vs_peer": round(ours / peer, 1)}]

@@ -1,0 +1,46 @@
+"""JSON Schemas generated from the models and the DDL snapshot, kept in schema/ and checked by a test.
+
+Run ``python -m graphcite.schemas`` to rewrite them after changing a model (the test never rewrites).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from graphcite.store import TABLES, ddl_statements
+
+__all__ = ["ddl_snapshot", "model_schemas", "write_schemas"]
+
+
+def model_schemas() -> dict[str, str]:
+    """File name -> JSON Schema text for every table model."""
+    out = {}
+    for name, model in sorted(TABLES.items()):
+        schema = model.model_json_schema()
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        out[f"table-{name}.schema.json"] = json.dumps(schema, indent=2, sort_keys=True) + "\n"
+    return out
+
+
+def ddl_snapshot() -> str:
+    """The DuckDB DDL the store runs, one statement per block."""
+    return "\n\n".join(s.rstrip() + ";" for s in ddl_statements()) + "\n"
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    """Write every generated schema and the DDL snapshot into ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in {**model_schemas(), "ddl.sql": ddl_snapshot()}.items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "schema"
+    for written_path in write_schemas(target):
+        print(written_path)

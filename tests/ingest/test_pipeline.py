@@ -1,0 +1,210 @@
+"""Ingest end to end on real files: revisions, units, status, values, lineage, atomicity, crashes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from graphcite.errors import IngestError
+from graphcite.ingest import ingest, list_sources, show_unit
+from graphcite.store import Store
+
+DECISION = """---
+title: Relay retries
+status: current
+effective: 2025-03-01
+supersedes: notes/old.md
+kind: decision
+---
+# Relay retries
+
+## Current decision
+
+The relay retries a failed webhook 4 times within 14 days.
+
+| Setting | Timeout (ms) |
+| --- | --- |
+| connect | 250 |
+
+## Rejected alternatives
+
+The relay retries a failed webhook forever.
+"""
+
+OLD = """---
+title: Old retry note
+status: current
+kind: note
+---
+# Old note
+
+The relay retries a failed webhook 3 times.
+"""
+
+POST = """---
+title: A post
+kind: post
+derived_from: [decisions/relay.md, decisions/missing.md]
+---
+# Post
+
+We wrote about relay retries.
+"""
+
+
+def write_corpus(root: Path) -> Path:
+    (root / "decisions").mkdir(parents=True)
+    (root / "notes").mkdir()
+    (root / "posts").mkdir()
+    (root / "decisions" / "relay.md").write_text(DECISION, encoding="utf-8")
+    (root / "notes" / "old.md").write_text(OLD, encoding="utf-8")
+    (root / "posts" / "p.md").write_text(POST, encoding="utf-8")
+    (root / "picture.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    return root
+
+
+def test_ingest_real_folder(store: Store, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "docs")
+    report = ingest(store, [corpus])
+    assert sorted(report.added) == ["decisions/relay.md", "notes/old.md", "posts/p.md"]
+    assert report.skipped_ext == {".png": 1}
+    assert {d["to_key"] for d in report.dangling} == {"decisions/missing.md"}
+    rows = store.rows("SELECT u.*, r.text AS doc FROM evidence_unit u JOIN source_revision r USING (revision_id)")
+    for row in rows:
+        assert row["doc"][row["start"]:row["end"]] == row["text"]
+        assert len(row["unit_id"]) == 16
+    rejected = [r for r in rows if "forever" in r["text"]]
+    assert rejected and rejected[0]["status"] == "rejected"
+    assert json.loads(rejected[0]["heading_path_json"]) == ["Relay retries", "Rejected alternatives"]
+    values = store.rows("SELECT v.*, r.text AS doc FROM typed_value v JOIN source_revision r USING (revision_id)")
+    for v in values:
+        assert v["doc"][v["start"]:v["end"]] == v["surface"]
+    cell = [v for v in values if v["surface"] == "250"]
+    assert cell and cell[0]["unit"] == "millisecond", "a table cell takes its header's unit"
+    days = [v for v in values if "14" in v["surface"]]
+    assert days and days[0]["unit"] == "day"
+    links = store.rows("SELECT from_key, to_key, relation FROM source_link ORDER BY 1, 2")
+    assert {"from_key": "decisions/relay.md", "to_key": "notes/old.md", "relation": "supersedes"} in links
+    assert store.scalar("SELECT count(*) FROM term_posting WHERE term = 'retry'") >= 2
+
+
+def test_reingest_unchanged_is_a_noop_and_changed_file_gets_new_revision(store: Store, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "docs")
+    ingest(store, [corpus])
+    before = store.counts()
+    again = ingest(store, [corpus])
+    assert len(again.unchanged) == 3 and not again.added and not again.updated
+    assert store.counts() == before
+    old_rev = store.scalar("SELECT current_revision FROM source WHERE key = 'notes/old.md'")
+    old_text = store.scalar("SELECT text FROM source_revision WHERE revision_id = ?", [old_rev])
+    (corpus / "notes" / "old.md").write_text(OLD.replace("3 times", "5 times"), encoding="utf-8")
+    changed = ingest(store, [corpus])
+    assert changed.updated == ["notes/old.md"]
+    new_rev = store.scalar("SELECT current_revision FROM source WHERE key = 'notes/old.md'")
+    assert new_rev != old_rev
+    assert store.scalar("SELECT text FROM source_revision WHERE revision_id = ?", [old_rev]) == old_text
+    assert store.scalar("SELECT seq FROM source_revision WHERE revision_id = ?", [new_rev]) == 2
+    assert store.scalar("SELECT previous_revision FROM source_revision WHERE revision_id = ?", [new_rev]) == old_rev
+
+
+def test_unit_ids_are_stable_across_stores(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "docs")
+    ids = []
+    for name in ("a", "b"):
+        with Store(tmp_path / f"{name}.duckdb") as s:
+            ingest(s, [corpus])
+            ids.append([r["unit_id"] for r in s.rows("SELECT unit_id FROM evidence_unit ORDER BY unit_id")])
+    assert ids[0] == ids[1]
+
+
+def test_crlf_survives_and_offsets_hold(store: Store, tmp_path: Path) -> None:
+    path = tmp_path / "crlf.md"
+    path.write_bytes(b"# Title\r\n\r\nThe queue holds 5 MB.\r\n")
+    ingest(store, [path])
+    text = store.scalar("SELECT text FROM source_revision")
+    assert "\r\n" in text
+    unit = store.row("SELECT * FROM evidence_unit WHERE block_type = 'paragraph'")
+    assert text[unit["start"]:unit["end"]] == unit["text"] == "The queue holds 5 MB."
+
+
+@pytest.mark.parametrize("content, cause", [
+    (b"\x00\x01binary", "binary"),
+    (b"caf\xe9 au lait", "UTF-8"),
+    (b"", "empty"),
+    (b"---\ntitle: [unclosed\n---\n# x\n", "YAML"),
+])
+def test_bad_file_fails_cleanly_and_writes_nothing(store: Store, tmp_path: Path, content: bytes, cause: str) -> None:
+    good = tmp_path / "docs"
+    good.mkdir()
+    (good / "fine.md").write_text("# Fine\n\nAll good here.\n", encoding="utf-8")
+    (good / "zbad.md").write_bytes(content)
+    before = store.counts()
+    with pytest.raises(IngestError, match=cause) as info:
+        ingest(store, [good])
+    assert "zbad.md" in str(info.value)
+    assert "\n" not in str(info.value)
+    assert store.counts() == before
+
+
+def test_nonexistent_path(store: Store, tmp_path: Path) -> None:
+    with pytest.raises(IngestError, match="nope"):
+        ingest(store, [tmp_path / "nope"])
+
+
+def test_file_over_the_size_limit(store: Store, tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_text("word " * 300_000, encoding="utf-8")
+    with pytest.raises(IngestError, match="too large"):
+        ingest(store, [big], max_file_mb=1)
+
+
+def test_parallel_ingest_matches_serial(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "docs")
+    for i in range(6):
+        (corpus / f"extra-{i}.md").write_text(f"# Extra {i}\n\nThe job took {i + 2} minutes.\n", encoding="utf-8")
+    counts = []
+    for name, jobs in (("serial", 1), ("parallel", 2)):
+        with Store(tmp_path / f"{name}.duckdb") as s:
+            ingest(s, [corpus], jobs=jobs)
+            counts.append({k: v for k, v in s.counts().items() if k != "lemma_lookup"})
+    assert counts[0] == counts[1]
+
+
+def test_sources_and_show(store: Store, tmp_path: Path) -> None:
+    ingest(store, [write_corpus(tmp_path / "docs")])
+    listed = list_sources(store)
+    assert [s["key"] for s in listed] == ["decisions/relay.md", "notes/old.md", "posts/p.md"]
+    unit_id = store.scalar("SELECT unit_id FROM evidence_unit WHERE text LIKE '%14 days%'")
+    shown = show_unit(store, unit_id)
+    assert shown["heading_path"] == ["Relay retries", "Current decision"]
+    assert any(v["unit"] == "day" for v in shown["values"])
+
+
+def test_sigkill_during_large_ingest_leaves_only_complete_revisions(tmp_path: Path) -> None:
+    docs = tmp_path / "big"
+    docs.mkdir()
+    body = "\n\n".join(f"Paragraph {i}: the worker waited {i % 60} seconds for 3 retries." for i in range(400))
+    for i in range(150):
+        (docs / f"doc-{i:03}.md").write_text(f"# Doc {i}\n\n{body}\n", encoding="utf-8")
+    db = tmp_path / "killed.duckdb"
+    with Store(db) as s:  # a first complete revision that must survive
+        ingest(s, [docs / "doc-000.md"])
+    proc = subprocess.Popen([sys.executable, "-m", "graphcite", "ingest", str(docs), "--db", str(db), "--quiet"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(3.0)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with Store(db) as s:
+        sources = s.scalar("SELECT count(*) FROM source")
+        assert sources in (1, 151)
+        for rev in s.rows("SELECT revision_id, text FROM source_revision"):
+            units = s.rows("SELECT start, \"end\", text FROM evidence_unit WHERE revision_id = ?", [rev["revision_id"]])
+            assert units, "a revision without its units is a half-written ingest"
+            assert all(rev["text"][u["start"]:u["end"]] == u["text"] for u in units)
