@@ -19,7 +19,7 @@ from rich.table import Table
 
 from graphcite.errors import GraphciteError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, pretty_exceptions_enable=False,
                   help="graphcite: check what a cited sentence really rests on.")
 rules_app = typer.Typer(add_completion=False, invoke_without_command=True,
                         help="List the verification rules, or explain one.")

@@ -77,16 +77,19 @@ def ddl_statements() -> list[str]:
 
 
 def _arrow_type(annotation: Any) -> pa.DataType:
-    text = str(annotation)
-    if "datetime" in text:
+    import typing
+
+    args = [a for a in typing.get_args(annotation) if a is not type(None)] or [annotation]
+    kind = args[0]
+    if kind is dt.datetime:
         return pa.timestamp("us")
-    if "date" in text:
+    if kind is dt.date:
         return pa.date32()
-    if "bool" in text:
+    if kind is bool:
         return pa.bool_()
-    if "float" in text:
+    if kind is float:
         return pa.float64()
-    if "int" in text:
+    if kind is int:
         return pa.int64()
     return pa.string()
 
@@ -142,10 +145,9 @@ class Store:
 
     def _create_schema(self) -> None:
         for statement in ddl_statements():
-            self.con.execute(statement)
-        self.con.execute("CREATE TABLE IF NOT EXISTS graphcite_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
-        self.con.execute("INSERT OR IGNORE INTO graphcite_meta VALUES ('schema_version', ?)",
-                         [str(SCHEMA_VERSION)])
+            self.con.execute(statement).fetchall()
+        self.execute("CREATE TABLE IF NOT EXISTS graphcite_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+        self.execute("INSERT OR IGNORE INTO graphcite_meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
 
     # -- transactions -----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -158,7 +160,7 @@ class Store:
             finally:
                 self._depth -= 1
             return
-        self.con.execute("BEGIN TRANSACTION")
+        self.con.execute("BEGIN TRANSACTION").fetchall()
         self._depth = 1
         try:
             yield self
@@ -168,7 +170,7 @@ class Store:
                 self.con.execute("ROLLBACK")
             raise
         self._depth = 0
-        self.con.execute("COMMIT")
+        self.con.execute("COMMIT").fetchall()
 
     # -- writes -----------------------------------------------------------------------------
     def bulk_insert(self, table: str, rows: Sequence[Mapping[str, Any]] | pa.Table | Mapping[str, list[Any]],
@@ -203,14 +205,15 @@ class Store:
             arrow = pa.Table.from_arrays(arrays, schema=schema)
         if arrow.num_rows == 0:
             return 0
-        names = ", ".join(arrow.column_names)
+        names = ", ".join(f'"{name}"' for name in arrow.column_names)
         view = f"_gc_bulk_{table}"
         self.con.register(view, arrow)
         try:
             verb = "INSERT OR IGNORE INTO" if or_ignore else "INSERT INTO"
-            self.con.execute(f"{verb} {table} ({names}) SELECT {names} FROM {view}")
+            self.con.execute(f"{verb} {table} ({names}) SELECT {names} FROM {view}").fetchall()
         finally:
-            self.con.unregister(view)
+            with contextlib.suppress(duckdb.Error):
+                self.con.unregister(view)
         return arrow.num_rows
 
     def add(self, record: SQLModel) -> None:
@@ -220,7 +223,8 @@ class Store:
         self.bulk_insert(table, [data])
 
     def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> None:
-        self.con.execute(sql, params or [])
+        """Run a statement and drain its result (DuckDB wants results consumed before the next call)."""
+        self.con.execute(sql, params or []).fetchall()
 
     # -- reads ------------------------------------------------------------------------------
     def rows(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -234,8 +238,8 @@ class Store:
         return found[0] if found else None
 
     def scalar(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
-        result = self.con.execute(sql, params or []).fetchone()
-        return result[0] if result else None
+        result = self.con.execute(sql, params or []).fetchall()
+        return result[0][0] if result else None
 
     def with_ids(self, name: str, values: Iterable[str]) -> str:
         """Register a one-column Arrow table of ids as view ``name`` for joins; returns the view name."""

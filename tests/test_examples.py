@@ -336,3 +336,22 @@ def test_public_items_never_rest_on_restricted_sources() -> None:
     for item in labelled():
         if item["audience"] == "public" and any(c["source"] in restricted for c in item["citations"]):
             assert not item["gold_supported"], item["id"]
+
+
+@pytest.mark.parametrize(
+    ("schema_name", "documents"),
+    [
+        ("labelled-set.schema.json", lambda: list(labelled())),
+        ("answer-native.schema.json", lambda: [load_answer("clean"), load_answer("traps")]),
+    ],
+    ids=["labelled-set", "answers"],
+)
+def test_examples_conform_to_the_published_schemas(schema_name: str, documents) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_path = EXAMPLES.parents[1] / "schema" / schema_name
+    if not schema_path.is_file():
+        pytest.skip(f"{schema_name} not generated yet")
+    validator = jsonschema.Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
+    for document in documents():
+        errors = [error.message for error in validator.iter_errors(document)]
+        assert not errors, errors

@@ -37,6 +37,8 @@ _OPENING_FENCE = re.compile(r"---[ \t]*(?:\r\n?|\n)")
 # A closing fence is a whole line "---" or "..." right after a line break.
 _CLOSING_FENCE = re.compile(r"(?<=[\r\n])(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)")
 _YAML_FIX = "fix the YAML"
+# libyaml's safe loader when PyYAML was built with it (ten times faster), else the Python one.
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def split_front_matter(text: str, *, where: str) -> tuple[dict[str, Any], int]:
@@ -77,7 +79,24 @@ def load_sidecar(path: Path) -> dict[str, Any]:
 def _load_yaml(block: str, *, where: str, what: str, text: str, offset: int) -> dict[str, Any]:
     """Parse ``block`` (found at ``offset`` in ``text``) as a YAML mapping; errors carry file lines."""
     try:
-        loaded = yaml.safe_load(block)
+        loaded = yaml.load(block, Loader=_FAST_LOADER)
+    except (yaml.YAMLError, RecursionError):
+        loaded = _report_yaml_error(block, where=where, what=what, text=text, offset=offset)
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict):
+        raise IngestError(
+            f"{what} is not a mapping (got a {type(loaded).__name__})",
+            where=where,
+            fix="write one 'key: value' per line",
+        )
+    return loaded
+
+
+def _report_yaml_error(block: str, *, where: str, what: str, text: str, offset: int) -> Any:
+    """Re-parse with the pure-Python loader, whose error marks count code points, and raise."""
+    try:
+        return yaml.safe_load(block)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
@@ -95,15 +114,6 @@ def _load_yaml(block: str, *, where: str, what: str, text: str, offset: int) -> 
         raise IngestError(cause, where=where, fix=_YAML_FIX) from exc
     except (yaml.YAMLError, RecursionError) as exc:
         raise IngestError(f"bad YAML {what}: {exc}", where=where, fix=_YAML_FIX) from exc
-    if loaded is None:
-        return {}
-    if not isinstance(loaded, dict):
-        raise IngestError(
-            f"{what} is not a mapping (got a {type(loaded).__name__})",
-            where=where,
-            fix="write one 'key: value' per line",
-        )
-    return loaded
 
 
 def normalise_metadata(meta: dict[Any, Any], *, where: str) -> dict[str, Any]:

@@ -17,9 +17,12 @@ every row carries ``cells``, the offsets of each cell's stripped text.
 
 from __future__ import annotations
 
+import gc
 import html
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -28,7 +31,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
 from graphcite.ingest.frontmatter import normalise_metadata, split_front_matter
-from graphcite.ingest.text import line_starts, strip_span, unit_for_span
+from graphcite.ingest.text import NEWLINE, line_starts, strip_span
 from graphcite.models import ParsedDocument, ParsedUnit
 
 __all__ = ["markdown_parser", "parse", "plain_inline"]
@@ -44,39 +47,66 @@ _FENCE_LINE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})[ \t]*")
 # First characters that may start something other than a paragraph line (or end one).
 _NOT_PLAIN = frozenset("#>-+*=_`~<|:[")
 _ORDERED_MARKER = re.compile(r"\d{1,9}[.)]")
+_TABLE_DELIMITER = re.compile(r"[|:-][-:| \t]*")
+_SETEXT_UNDERLINE = re.compile(r"(?:-+|=+)[ \t]*")
 
 
 def _plain_paragraph(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """Fast path for a top-level paragraph whose every line is plain text and that ends at a blank
-    line or the end of the document; anything else falls through to markdown-it's own rules.
+    """markdown-it's setext-heading and paragraph rules fused, skipping the work on plain lines.
 
-    A line is plain when its first non-blank character cannot open a block, interrupt a
-    paragraph, underline a setext heading or be part of a table (see ``_NOT_PLAIN``; a digit is
-    plain unless it starts an ordered-list marker).
+    The stock rules try every paragraph terminator (list, fence, quote, table, ...) on every
+    line, twice. A line is *plain* when its first non-blank character cannot start any of them
+    (see ``_NOT_PLAIN``; a digit is plain unless it starts an ordered-list marker), so plain lines
+    are taken at once and the terminators run only on the others. Whenever the outcome could be a
+    table or a setext heading the rule declines and the stock rules decide, so the blocks are
+    exactly the stock ones (a property test compares both parsers).
     """
-    if state.parentType != "root" or state.blkIndent or state.level or state.sCount[start_line] > 3:
+    if state.sCount[start_line] - state.blkIndent >= 4:  # indented code
         return False
-    src, b_marks, t_shift, e_marks = state.src, state.bMarks, state.tShift, state.eMarks
-    line, last = start_line, state.lineMax
+    src, b_marks, t_shift, e_marks, s_count = state.src, state.bMarks, state.tShift, state.eMarks, state.sCount
+    first = src[b_marks[start_line] + t_shift[start_line]] if not state.isEmpty(start_line) else ""
+    if not first or first in _NOT_PLAIN or (first.isdigit() and _ORDERED_MARKER.match(
+            src, b_marks[start_line] + t_shift[start_line])):
+        return False
+    indent = state.blkIndent
+    terminators = None
+    line, last = start_line + 1, state.lineMax
     while line < last:
         pos = b_marks[line] + t_shift[line]
-        if pos >= e_marks[line]:
-            break
-        first = src[pos]
-        if first in _NOT_PLAIN:
-            return False
-        if first.isdigit() and _ORDERED_MARKER.match(src, pos):
-            return False
+        end = e_marks[line]
+        if pos >= end:
+            break  # blank line
+        if s_count[line] - indent > 3:
+            line += 1  # lazy continuation
+            continue
+        char = src[pos]
+        if char not in _NOT_PLAIN and not (char.isdigit() and _ORDERED_MARKER.match(src, pos)):
+            line += 1
+            continue
+        if _TABLE_DELIMITER.fullmatch(src, pos, end):
+            return False  # may be a table under the previous line
+        if char in "-=" and s_count[line] >= indent and _SETEXT_UNDERLINE.fullmatch(src, pos, end):
+            return False  # setext heading
+        if s_count[line] < 0:
+            line += 1
+            continue
+        if terminators is None:
+            terminators = state.md.block.ruler.getRules("paragraph")
+        parent = state.parentType
+        state.parentType = "paragraph"
+        try:
+            if any(rule(state, line, last, True) for rule in terminators):
+                break
+        finally:
+            state.parentType = parent
         line += 1
-    if line == start_line:
-        return False
     if silent:
         return True
     state.line = line
     token = state.push("paragraph_open", "p", 1)
     token.map = [start_line, line]
     token = state.push("inline", "", 0)
-    token.content = state.getLines(start_line, line, state.blkIndent, False).strip()
+    token.content = ""  # never read: inline parsing is off and units come from line maps
     token.map = [start_line, line]
     token.children = []
     state.push("paragraph_close", "p", -1)
@@ -92,11 +122,29 @@ def markdown_parser(*, fast: bool = True) -> MarkdownIt:
     return md
 
 
+_PAUSE_GC_CHARS = 200_000
+
+
+@contextmanager
+def _collector_paused(pause: bool) -> Iterator[None]:
+    """Pause the cyclic garbage collector: a large file makes millions of acyclic token objects,
+    and the repeated full collections they trigger would otherwise cost a third of the time."""
+    was_enabled = gc.isenabled()
+    if pause:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 @lru_cache(maxsize=1)
 def _shared_parser() -> MarkdownIt:
     return markdown_parser()
 
 
+_INLINE_MARKUP = re.compile(r"[*_`\[\]<>&\\~!]")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 _LINK = re.compile(r"!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
 _AUTOLINK = re.compile(r"<((?:https?|mailto|ftp):[^>\s]*)>")
@@ -108,6 +156,8 @@ _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 def plain_inline(source: str) -> str:
     """Readable text of inline Markdown (for heading paths and table headers, not for offsets):
     emphasis marks, link targets, tags and escapes removed, entities decoded, spaces collapsed."""
+    if not _INLINE_MARKUP.search(source):
+        return " ".join(source.split())
     pieces: list[str] = []
     position = 0
     for match in _CODE_SPAN.finditer(source):
@@ -134,12 +184,68 @@ def parse(text: str, *, where: str) -> ParsedDocument:
     """
     front, body_offset = split_front_matter(text, where=where)
     metadata: dict[str, Any] = normalise_metadata(front, where=where)
-    body = text[body_offset:] if body_offset else text
-    walker = _Walker(text, body_offset)
-    walker.walk(_shared_parser().parse(body))
+    walker = _parse_body(text, body_offset, _CHUNK_CHARS)
     if "title" not in metadata and walker.first_title:
         metadata["title"] = walker.first_title
     return ParsedDocument(text=text, format="markdown", units=walker.units, metadata=metadata)
+
+
+# Large bodies are parsed in pieces of about this many characters: memory stays flat and time
+# linear. Pieces start after a blank line at a line beginning in column 0 with a character that
+# cannot continue anything (a letter, a heading mark, ...): no list item, quote, paragraph,
+# table or indented code block survives that. Only a fence or a raw-HTML block (<pre>, <!--)
+# can, and then the piece runs to its end unclosed -- such a cut is undone (see _runs_on).
+_CHUNK_CHARS = 1_000_000
+_CUT = re.compile(rf"{NEWLINE}[ \t]*{NEWLINE}(?=[^\s>\-+*=_`~<|:\[0-9])")
+
+
+def _cut_points(body: str, size: int) -> list[int]:
+    """Offsets in ``body`` where pieces may start: the first is 0, then about every ``size``."""
+    points = [0]
+    position = size
+    while position < len(body):
+        cut = _CUT.search(body, position)
+        if cut is None:
+            break
+        points.append(cut.end())
+        position = cut.end() + size
+    return points
+
+
+def _runs_on(tokens: list[Token], lines: int) -> bool:
+    """True when a piece's last block is a fence or raw-HTML block left open at the piece's end."""
+    if not tokens:
+        return False
+    last = tokens[-1]
+    return last.type in ("fence", "html_block") and last.map is not None and last.map[1] >= lines
+
+
+def _parse_body(text: str, body_offset: int, chunk_chars: int) -> _Walker:
+    """Parse ``text[body_offset:]`` piece by piece into one walker (units, heading path, title)."""
+    md = _shared_parser()
+    walker = _Walker(text, body_offset)
+    starts = walker.starts
+    body = text[body_offset:] if body_offset else text
+    points = _cut_points(body, chunk_chars)
+    with _collector_paused(len(body) > _PAUSE_GC_CHARS):
+        index = 0
+        while index < len(points):
+            start = points[index]
+            following = index + 1
+            first_line = bisect_left(starts, body_offset + start)
+            while True:
+                stop = points[following] if following < len(points) else len(body)
+                tokens = md.parse(body[start:stop])
+                if following < len(points):
+                    lines = bisect_left(starts, body_offset + stop) - first_line
+                    if _runs_on(tokens, lines):
+                        following += 1
+                        continue
+                break
+            walker.first_line = first_line
+            walker.walk(tokens)
+            index = following
+    return walker
 
 
 class _Walker:
@@ -148,6 +254,8 @@ class _Walker:
     def __init__(self, text: str, body_offset: int) -> None:
         self.text = text
         self.starts = line_starts(text)
+        # line starts plus end-of-text sentinels, so "the line after the last" needs no check
+        self.line_offsets = [*self.starts, len(text), len(text)]
         self.first_line = bisect_left(self.starts, body_offset)
         self.units: list[ParsedUnit] = []
         self.headings: list[str | None] = [None] * 6
@@ -160,8 +268,7 @@ class _Walker:
 
     def offset(self, line: int) -> int:
         """Offset where body line ``line`` (0-based, markdown-it numbering) begins."""
-        index = self.first_line + line
-        return self.starts[index] if index < len(self.starts) else len(self.text)
+        return self.line_offsets[self.first_line + line]
 
     def line_end(self, line: int) -> int:
         """Offset just past the content of body line ``line`` (before its line break)."""
@@ -172,14 +279,26 @@ class _Walker:
             end -= 1
         return end
 
-    def add(self, start: int, end: int, block_type: str, **fields: Any) -> None:
-        unit = unit_for_span(self.text, self.starts, start, end, block_type,
-                             heading_path=fields.pop("heading_path", self.path), **fields)
-        if unit is not None:
-            self.units.append(unit)
+    def add(self, start: int, end: int, block_type: str, heading_path: tuple[str, ...] | None = None,
+            table_headers: tuple[str, ...] | None = None,
+            cells: tuple[tuple[int, int], ...] | None = None) -> None:
+        """Append a unit over the stripped span (the hot path: kept free of helper calls)."""
+        text = self.text
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start >= end:
+            return
+        starts = self.starts
+        self.units.append(ParsedUnit(
+            start, end, block_type, self.path if heading_path is None else heading_path, None, None,
+            bisect_right(starts, start), bisect_right(starts, end - 1), table_headers, cells,
+        ))
 
     def add_lines(self, first: int, stop: int, block_type: str) -> None:
-        self.add(self.offset(first), self.offset(stop), block_type)
+        offsets, base = self.line_offsets, self.first_line
+        self.add(offsets[base + first], offsets[base + stop], block_type)
 
     # -- walking ---------------------------------------------------------------------------
 

@@ -12,21 +12,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pint
 
+from graphcite.ingest.nlp import lemma
+
 __all__ = [
-    "CURRENCY_CODES",
-    "NUMBER_WORDS",
-    "SCALE_WORDS",
-    "TIME_UNIT_WORDS",
-    "NumberToken",
-    "UnitEntry",
-    "find_numbers",
-    "lookup_unit",
-    "number_anchor_pattern",
-    "parse_number_at",
-    "ureg",
+    "CURRENCY_CODES", "CURRENCY_DOLLAR_PREFIXES", "CURRENCY_SYMBOLS", "NUMBER_WORDS", "PER_STARTS",
+    "PER_TIME", "RATE_ABBREVIATIONS", "SCALE_WORDS", "TIME_UNIT_WORDS", "NumberToken", "UnitEntry",
+    "counted_noun", "find_numbers", "fraction_of_scale", "lookup_unit", "number_anchor_pattern",
+    "parse_number_at", "prev_word", "read_context", "ureg",
 ]
 
 
@@ -61,9 +57,11 @@ ureg: pint.UnitRegistry = _build_registry()
 # Number words
 # ---------------------------------------------------------------------------------------------
 
-_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-          "fifteen sixteen seventeen eighteen nineteen").split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_UNITS = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_UNITS)}
 NUMBER_WORDS.update({w: 20 + 10 * i for i, w in enumerate(_TENS)})
 NUMBER_WORDS.update({"nought": 0, "naught": 0})
@@ -105,7 +103,7 @@ def _trie_regex(words: list[str]) -> str:
 
 def number_anchor_pattern() -> str:
     """Regex source that finds number words, scale words and time words (the word anchors)."""
-    words = [*NUMBER_WORDS, *SCALE_WORDS, "dozen", "half", *TIME_UNIT_WORDS]
+    words = [*NUMBER_WORDS, *SCALE_WORDS, "dozen", "half", "quarter", *TIME_UNIT_WORDS]
     words += [w.capitalize() for w in words]
     return r"\b" + _trie_regex(sorted(set(words))) + r"\b"
 
@@ -115,9 +113,8 @@ def number_anchor_pattern() -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class NumberToken:
-    """A number read at a position: ``text[start:end]`` spells ``value``."""
+class NumberToken(NamedTuple):
+    """A number read at a position: ``text[start:end]`` spells ``value`` (a tuple: cheap to build)."""
 
     start: int
     end: int
@@ -128,21 +125,29 @@ class NumberToken:
 
 
 _DIGITS = re.compile(r"""
-    (?P<mixed>\d{1,3})[ \u00a0](?P<mnum>\d{1,2})/(?P<mden>\d{1,3})(?![\d/])
+    (?P<mixed>\d{1,3})[ \u00a0]{1,2}(?P<mnum>\d{1,2})/(?P<mden>\d{1,3})(?![\d/])
   | (?P<fnum>\d{1,3})/(?P<fden>\d{1,3})(?![\d/])
-  | (?P<int>\d{1,3}(?:,\d{3})+(?![\d])|\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?!\d)
-            |\d{1,3}(?:\ \d{3}){2,}(?![\d.,])|\d+)
+  | (?P<int>\d{1,3}(?:,\d{3})+(?![\d])|\d{1,2}(?:,\d{2})+,\d{3}(?![\d])|\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?!\d)
+            |\d{1,3}(?:\ \d{3}){2,}(?!\d|[.,]\d)|\d+)
     (?P<dec>\.\d+(?![.\d]))?
     (?P<exp>[eE][-+]?\d{1,3}(?![\w.]))?
+    (?P<pow>[x×]10\^[-+]?\d{1,3}(?![\w.]))?
     (?P<ufrac>[""" + _FRACTION_CHARS + r"""])?
 """, re.VERBOSE)
-_SCALE_AFTER = re.compile(r"(?P<sfx>MM|mn|bn|mil|[kKM])(?![A-Za-z0-9])|(?P<sp>[ \u00a0]+)(?P<word>"
-                          r"(?i:hundred|thousand|million|billion|trillion|lakh|crore|dozens?|dzs?|dozs?))\b")
-_SUFFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "MM": 1e6, "mn": 1e6, "mil": 1e6, "bn": 1e9}
+_SCALE_AFTER = re.compile(r"(?P<sfx>MM|mn|bn|mil|[kKMb])(?![A-Za-z0-9])|(?P<sp>[ \u00a0]+)(?P<word>"
+                          r"(?i:hundred|thousand|million|billion|trillion|lakh|crore|bln|tln|dozens?|dzs?|dozs?))\b")
+_SCALE_FIRST = frozenset("kKMmb")
+_SCALE_WORD_FIRST = frozenset("hHtTmMbBlLcCdD")
+_SUFFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "MM": 1e6, "mn": 1e6, "mil": 1e6, "bn": 1e9, "b": 1e9}
+_SHORT_SCALES = {"bln": 1e9, "tln": 1e12}
 _WORD = re.compile(r"[A-Za-z]+")
 _GAP = re.compile(r"[ \u00a0]+and[ \u00a0]+|[ \u00a0]*-[ \u00a0]*|[ \u00a0]+")
-_AND_FRACTION = re.compile(r"[ \u00a0]+and[ \u00a0]+(?:(a|one)[ \u00a0]+)?(half|quarter|third)\b"
-                           r"|[ \u00a0]+and[ \u00a0]+(three)[ \u00a0]+quarters\b", re.IGNORECASE)
+_FRACTION_TAIL = re.compile(r"(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+)\b(?!-)")
+_AND_PART = re.compile(r"[ \u00a0]+and[ \u00a0]+(?:(?P<a>an?)[ \u00a0]+)?(?P<num>[A-Za-z]+)"
+                       r"(?:(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+))?\b")
+_POINT = re.compile(r"[ \u00a0]+point((?:[ \u00a0]+(?:zero|nought|naught|oh|one|two|three|four|five|six|seven|eight"
+                    r"|nine))+|[ \u00a0]+[A-Za-z]+(?:-[A-Za-z]+)?)\b", re.IGNORECASE)
+_SCALE_NEXT = re.compile(r"[ \u00a0]+(hundred|thousand|million|billion|trillion)\b", re.IGNORECASE)
 _ALLOWED_DENOMS = {2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100}
 
 
@@ -170,10 +175,23 @@ _NEXT_OK = {
 }
 
 
+def _denominator(word: str, numerator: float) -> int | None:
+    """The denominator a fraction word names ("thirds" -> 3), checking number agreement."""
+    den = _FRACTION_WORDS.get(word.lower())
+    if den is None:
+        return None
+    plural = (word.lower().endswith("s") and word.lower() not in ("halves",)) or word.lower() == "halves"
+    if (numerator == 1) == plural and not (numerator == 1 and word.lower() == "half"):
+        return None if numerator == 1 else den if not plural and word.lower() == "half" else None
+    return den
+
+
 def _parse_words(text: str, pos: int) -> NumberToken | None:
-    """English number words from ``pos``: "twenty-one", "two hundred and five", "one and a half"."""
+    """English number words from ``pos``: "twenty-one", "two hundred and five", "one and a half",
+    "three quarters", "five point two", "two and a half million"."""
     total = 0.0
     current = 0.0
+    small = 0.0  # the units/tens since the last hundred or scale, for "two dozen" and fractions
     last: str | None = None
     last_big = float("inf")
     end = pos
@@ -190,8 +208,10 @@ def _parse_words(text: str, pos: int) -> NumberToken | None:
             break
         if cls in ("unit", "teen", "tens"):
             current += NUMBER_WORDS[word]
+            small += NUMBER_WORDS[word]
         elif cls == "hundred":
             current = (current or 1) * 100
+            small = 0
         elif cls == "big":
             scale = SCALE_WORDS[word]
             if scale >= last_big:
@@ -201,9 +221,10 @@ def _parse_words(text: str, pos: int) -> NumberToken | None:
             else:
                 total += (current or 1) * scale
             last_big = scale
-            current = 0
+            current = small = 0
         else:
-            current = (current or 1) * 12
+            current = current - small + (small or 1) * 12
+            small = 0
         end = match.end()
         last = cls
         gap = _GAP.match(text, end)
@@ -215,17 +236,57 @@ def _parse_words(text: str, pos: int) -> NumberToken | None:
     if last is None:
         return None
     value = total + current
-    tail = _AND_FRACTION.match(text, end)
-    if tail:
-        if tail.group(3):
-            value += 0.75
+    integer = True
+    fraction = _FRACTION_TAIL.match(text, end)
+    if fraction and last in ("unit", "teen", "tens"):
+        den = _denominator(fraction.group("den"), small)
+        if den:  # "two thirds", "one-eighth", "twenty fifths", "three quarters billion"
+            value = value - small + small / den
+            end, integer = fraction.end(), False
+            scale = _SCALE_NEXT.match(text, end) if last != "big" and total == 0 else None
+            if scale:
+                value *= SCALE_WORDS[scale.group(1).lower()]
+                end = scale.end()
+    point = _POINT.match(text, end) if integer else None
+    if point:
+        digits = ""
+        for word in re.split(r"[ \u00a0-]+", point.group(1).strip().lower()):
+            if word in NUMBER_WORDS and NUMBER_WORDS[word] < 100:
+                digits += str(NUMBER_WORDS[word])
+            elif word == "oh":
+                digits += "0"
+        if digits:
+            value += float("0." + digits)
+            end, integer = point.end(), False
+    part = _AND_PART.match(text, end) if integer else None
+    if part:
+        if part.group("a"):
+            numerator, den_word, part_end = 1.0, part.group("num"), part.end("num")
         else:
-            value += 1 / {"half": 2, "quarter": 4, "third": 3}[tail.group(2).lower()]
-        end = tail.end()
-    return NumberToken(pos, end, value, words=True, integer=value.is_integer())
+            numerator = float(NUMBER_WORDS.get(part.group("num").lower(), 0))
+            den_word, part_end = part.group("den"), part.end("den")
+        den = _denominator(den_word, numerator) if den_word and numerator else None
+        if den:
+            value += numerator / den * (last_big if last == "big" else 1)
+            end, integer = part_end, False
+            scale = _SCALE_NEXT.match(text, end) if last != "big" else None
+            if scale:  # "five and a half million"
+                value *= SCALE_WORDS[scale.group(1).lower()]
+                end = scale.end()
+    return NumberToken(pos, end, value, words=True, integer=integer and value.is_integer())
+
+
+_SIMPLE_NUMBER = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d/eE^x×\u00a0\u202f\u2009"
+                            + _FRACTION_CHARS + r"]|[.,]\d| \d)")
 
 
 def _parse_digits(text: str, pos: int) -> NumberToken | None:
+    simple = _SIMPLE_NUMBER.match(text, pos)
+    if simple:  # the common case: "200", "1,250", "12.5"
+        whole, decimals = simple.groups()
+        if decimals:
+            return NumberToken(pos, simple.end(), float(whole.replace(",", "") + decimals), False, False)
+        return NumberToken(pos, simple.end(), float(whole.replace(",", "")))
     match = _DIGITS.match(text, pos)
     if not match:
         if text[pos] in _UNICODE_FRACTIONS:
@@ -251,6 +312,9 @@ def _parse_digits(text: str, pos: int) -> NumberToken | None:
         integer = False
     if match.group("exp"):
         value *= 10 ** int(match.group("exp")[1:])
+    if match.group("pow"):
+        value *= 10 ** int(match.group("pow")[4:])
+        integer = False
     if match.group("ufrac"):
         value += _UNICODE_FRACTIONS[match.group("ufrac")]
         integer = False
@@ -265,7 +329,10 @@ def parse_number_at(text: str, pos: int, *, scale: bool = True) -> NumberToken |
     """
     ch = text[pos]
     token = _parse_digits(text, pos) if ch.isdigit() or ch in _UNICODE_FRACTIONS else _parse_words(text, pos)
-    if token is None or not scale:
+    if token is None or not scale or token.end >= len(text):
+        return token
+    after = text[token.end]
+    if after not in _SCALE_FIRST and not (after in " \u00a0" and text[token.end + 1:token.end + 2] in _SCALE_WORD_FIRST):
         return token
     match = _SCALE_AFTER.match(text, token.end)
     if not match:
@@ -278,20 +345,32 @@ def parse_number_at(text: str, pos: int, *, scale: bool = True) -> NumberToken |
         word = match.group("word").lower()
         if token.words and word in SCALE_WORDS:
             return token  # "two hundred" is read by the word parser itself
-        factor = 12.0 if word.startswith("d") else SCALE_WORDS[word]
+        factor = 12.0 if word.startswith("d") else _SHORT_SCALES.get(word) or SCALE_WORDS[word]
     return NumberToken(token.start, match.end(), token.value * factor, words=token.words,
                        integer=(token.value * factor).is_integer(), scaled=True)
 
 
 _FIND_ANCHORS = re.compile(r"[0-9" + _FRACTION_CHARS + r"]+|" + number_anchor_pattern())
 _NEGATIVE_WORD = re.compile(r"(?i:minus|negative)[ \u00a0]+$")
+_FRACTION_OF_SCALE = re.compile(r"(?i:(?P<a>an?[ \u00a0]+)?(?P<f>half|quarter)(?:[ \u00a0]+an?)?[ \u00a0]+"
+                                r"(?P<s>dozen|hundred|thousand|million|billion|trillion))\b")
+
+
+def fraction_of_scale(text: str, pos: int) -> NumberToken | None:
+    """"half a million", "a quarter million", "half a dozen" starting at ``pos``."""
+    match = _FRACTION_OF_SCALE.match(text, pos)
+    if not match:
+        return None
+    scale = 12.0 if match.group("s").lower() == "dozen" else SCALE_WORDS[match.group("s").lower()]
+    part = 0.5 if match.group("f").lower() == "half" else 0.25
+    return NumberToken(pos, match.end(), part * scale, words=True)
 
 
 def find_numbers(text: str) -> list[NumberToken]:
     """Every plain number in ``text`` (digits or words), without units: the number layer alone.
 
-    Used to score this layer against outside number specs; :func:`values.extract_values` is what
-    ingest calls.
+    Numbers glued to letters ("180ml", "4th", "x86") are not plain numbers and are skipped. Used to
+    score this layer against outside number specs; ``values.extract_values`` is what ingest calls.
     """
     found: list[NumberToken] = []
     floor = 0
@@ -299,42 +378,59 @@ def find_numbers(text: str) -> list[NumberToken]:
         pos = anchor.start()
         if pos < floor:
             continue
-        if text[pos].isalpha() and anchor.group().lower() in TIME_UNIT_WORDS:
+        word = anchor.group().lower() if text[pos].isalpha() else ""
+        if word in TIME_UNIT_WORDS:
             continue
         prev = text[pos - 1] if pos else ""
-        if prev.isalnum() or prev == "_":
+        if prev.isalnum() or prev == "_" or (prev in ",." and pos > 1 and text[pos - 2].isdigit()):
             floor = anchor.end()
             continue
         start = pos
-        token = parse_number_at(text, pos)
-        if token is None and text[pos].isalpha():
-            # "a dozen", "a hundred", "half a dozen"
-            word = anchor.group().lower()
-            if word in ("dozen", *SCALE_WORDS) and text[max(0, pos - 2):pos].lower() in ("a ",):
+        if word in ("half", "quarter", "dozen", *SCALE_WORDS):
+            article = pos >= 2 and text[pos - 2:pos].lower() in ("a ",) and (pos == 2 or not text[pos - 3].isalnum())
+            token = fraction_of_scale(text, pos - 2 if article else pos)
+            if token is None and article and word == "half":
+                token = NumberToken(pos - 2, anchor.end(), 0.5, words=True, integer=False)
+            elif token is None and word == "half":
+                token = NumberToken(pos, anchor.end(), 0.5, words=True, integer=False)
+            elif token is None and article and word != "quarter":
+                base = parse_number_at(text, pos) if word == "hundred" else None
                 value = 12.0 if word == "dozen" else SCALE_WORDS[word]
-                start = pos - 2
-                if word == "dozen" and text[max(0, pos - 7):pos].lower() == "half a ":
-                    start, value = pos - 7, 6.0
-                token = NumberToken(start, anchor.end(), value, words=True)
-            else:
+                token = NumberToken(pos - 2, anchor.end(), value, words=True)
+                scaled = _SCALE_NEXT.match(text, anchor.end())
+                if base is None and scaled and word == "hundred":
+                    token = NumberToken(pos - 2, scaled.end(), 100 * SCALE_WORDS[scaled.group(1).lower()], words=True)
+            if token is None:
                 continue
-        elif token is None:
+        else:
+            token = parse_number_at(text, pos)
+        if token is None:
+            continue
+        if not token.words and token.end < len(text) and (text[token.end].isalpha() or text[token.end] == "^"):
+            floor = token.end + 1
             continue
         value = token.value
         if token.words and token.value == 1 and text[token.start:token.end].lower() == "one":
-            nxt = text[token.end:token.end + 4].lower()
-            if nxt.startswith((" of", " you", " do", " is", " mor", " las")) or prev.isalpha():
+            nxt = text[token.end:token.end + 5].lower()
+            if nxt.startswith((" of", " you", " do", " is", " mor", " las", " anot")) or prev.isalpha():
                 floor = token.end
                 continue
-        if start == pos and token.start == pos:
+        start = token.start
+        if start == pos:
             if pos and text[pos - 1] in "-−" and (pos < 2 or not text[pos - 2].isalnum()):
                 start, value = pos - 1, -value
+            elif pos and text[pos - 1] == "." and (pos < 2 or not text[pos - 2].isalnum()) and not token.words:
+                digits = re.match(r"\d+", text[pos:])
+                if digits:
+                    start, token = pos - 1, NumberToken(pos, pos + digits.end(), float("0." + digits.group()),
+                                                        integer=False)
+                    value = token.value
             else:
                 neg = _NEGATIVE_WORD.search(text, max(0, pos - 12), pos)
                 if neg and (neg.start() == 0 or not text[neg.start() - 1].isalnum()):
                     start, value = neg.start(), -value
-        found.append(NumberToken(min(start, token.start), token.end, value, words=token.words,
-                                 integer=token.integer, scaled=token.scaled))
+        found.append(NumberToken(start, token.end, value, words=token.words, integer=token.integer,
+                                 scaled=token.scaled))
         floor = token.end
     return found
 
@@ -402,7 +498,7 @@ centimeter|quantity|cm|centimeter centimeters centimetre centimetres
 decimeter|quantity|dm|decimeter decimeters decimetre decimetres
 meter|quantity|m|meter meters metre metres
 kilometer|quantity|km|kilometer kilometers kilometre kilometres
-inch|quantity|″|inch inches
+inch|quantity|″ "|inch inches
 foot|quantity|ft|foot feet
 yard|quantity|yd yds|yard yards
 mile|quantity|mi|mile miles
@@ -483,6 +579,10 @@ JPY|yen japanese_yen jpy
 CNY|yuan chinese_yuan renminbi rmb cny 元
 INR|rupee rupees indian_rupee indian_rupees inr
 CHF|swiss_franc swiss_francs chf
+FIM|markka markkaa finnish_markka finnish_markkaa
+ESP|peseta pesetas
+NLG|guilder guilders dutch_guilder dutch_guilders
+DEM|deutsche_mark deutsche_marks deutschmark deutschmarks
 TRY|turkish_lira lira
 SEK|swedish_krona swedish_kronor
 NOK|norwegian_krone norwegian_kroner
@@ -529,8 +629,11 @@ def _load_tables() -> None:
         entry = UnitEntry(code, "money", factor)
         for spelling in spellings.split():
             _CI.setdefault(spelling.replace("_", " ").lower(), entry)
-    CURRENCY_CODES.update("USD EUR GBP JPY CNY CHF CAD AUD NZD HKD SGD INR SEK NOK DKK PLN BRL MXN ZAR KRW "
-                          "RUB TRY BTC CZK HUF ILS THB IDR MYR PHP VND AED SAR".split())
+    CURRENCY_CODES.update([
+        "USD", "EUR", "GBP", "JPY", "CNY", "CHF", "CAD", "AUD", "NZD", "HKD", "SGD", "INR", "SEK", "NOK",
+        "DKK", "PLN", "BRL", "MXN", "ZAR", "KRW", "RUB", "TRY", "BTC", "CZK", "HUF", "ILS", "THB", "IDR",
+        "MYR", "PHP", "VND", "AED", "SAR",
+    ])
     for symbol, code in CURRENCY_SYMBOLS.items():
         CURRENCY_CODES.add(code)
         _CS.setdefault(symbol, UnitEntry(code, "money"))
@@ -550,3 +653,301 @@ def lookup_unit(spelling: str) -> UnitEntry | None:
     if found is None:
         found = _CI.get(key.lower())
     return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Words around a value: bound and role cues, the measured thing, the counted noun
+# ---------------------------------------------------------------------------------------------
+
+_SP = "[ \u00a0\u202f]"
+_CUES: dict[str, tuple[str | None, str | None, bool]] = {}
+
+
+def _cue(phrases: str, bound: str | None, role: str | None, links: bool) -> None:
+    for phrase in phrases.split("|"):
+        _CUES[" ".join(phrase.split())] = (bound, role, links)
+
+
+_cue("at most|no more than|not more than|a maximum of|maximum of|max of|a max of|max|maximum|up to|"
+     "not to exceed|not exceeding|must not exceed|may not exceed|cannot exceed|can't exceed|should not exceed|"
+     "does not exceed|never exceeds|never exceed|capped at|limited to|a limit of|limit of|limit is|limit :|"
+     "a cap of|cap of|no longer than|no later than|at the most|<=|≤|not longer than|maximum is|max is|"
+     "maximum :|max :|upper limit of|an upper limit of|up to a maximum of", "max", "limit", True)
+_cue("at least|no less than|not less than|no fewer than|not fewer than|a minimum of|minimum of|min of|"
+     "minimum|min|>=|≥|no shorter than|no sooner than|minimum is|min is|minimum :|min :|lower limit of|"
+     "a lower limit of", "min", "limit", True)
+_cue("less than|fewer than|under|below|within|shorter than|lower than|<|smaller than|just under|"
+     "well under|well below", "max", None, False)
+_cue("more than|over|above|greater than|in excess of|exceeding|exceeds|exceeded|longer than|higher than|>|"
+     "larger than|just over|upwards of|well over|well above", "min", None, False)
+_cue("about|around|approximately|approx|roughly|nearly|almost|some|circa|ca|~|≈|an estimated|estimated|"
+     "close to|on the order of|just about|or so|an approximate|approximate", "approx", None, False)
+_cue("target of|a target of|targets|targeting|target is|target :|target =|aim for|aims for|aiming for|"
+     "aim of|an aim of|goal of|a goal of|goal is|objective of|an objective of|targeted at|slo of|an slo of|"
+     "slo is|slo :", None, "target", True)
+_cue("defaults to|default to|default of|a default of|default is|default :|by default|default value of|"
+     "default value is|default =|defaulting to|default value :|a default value of|defaults :",
+     None, "default", True)
+
+_LINKS: dict[str, str | None] = {}
+for _phrase in [
+    "was", "were", "measured", "measured at", "observed", "observed at", "took", "lasted", "reached",
+    "peaked at", "averaged", "recorded", "clocked", "came in at", "hit", "spent", "totaled", "totalled",
+    "stood at", "rose to", "fell to", "dropped to", "increased to", "decreased to", "grew to", "climbed to",
+    "has been", "had been", "were measured at", "was measured at", "was observed at", "was recorded at",
+    "saw", "logged", "needed", "required",
+]:
+    _LINKS[_phrase] = "observed"
+for _phrase in [
+    "is", "are", "be", "of", ":", "=", "equals", "equal to", "set to", "configured to", "configured at",
+    "is set to", "are set to", "stays at", "remains at", "stay at", "remain at", "is now", "are now",
+]:
+    _LINKS[_phrase] = None
+_MODIFIERS: dict[str, tuple[str | None, str]] = {
+    "maximum": ("max", "limit"), "max": ("max", "limit"), "minimum": ("min", "limit"), "min": ("min", "limit"),
+    "default": (None, "default"), "target": (None, "target"), "targeted": (None, "target"),
+    "limit": ("max", "limit"), "p50": (None, "observed"), "p90": (None, "observed"), "p95": (None, "observed"),
+    "p99": (None, "observed"), "p999": (None, "observed"), "median": (None, "observed"),
+    "average": (None, "observed"), "mean": (None, "observed"), "peak": (None, "observed"),
+    "observed": (None, "observed"), "measured": (None, "observed"), "actual": (None, "observed")}
+_ROLE_RANK = {"limit": 3, "target": 3, "default": 3, "observed": 1}
+_AUX = frozenset([
+    "must", "should", "will", "would", "can", "could", "may", "might", "shall", "stay", "stays", "stayed",
+    "remain", "remains", "remained", "be", "is", "are", "was", "were", "been", "being", "has", "have", "had",
+    "not", "never", "always", "typically", "usually", "currently", "now", "still", "also", "generally",
+    "normally", "kept", "keep", "keeps", "set", "capped", "limited", "configured", "fixed", "held", "holds",
+    "hold", "allowed", "permitted", "expected", "required", "outside", "inside", "today", "overall", "again",
+])
+_MEASURE_STOP = frozenset([
+    "a", "an", "the", "and", "or", "but", "if", "it", "its", "they", "them", "their", "we", "you", "he",
+    "she", "i", "this", "that", "these", "those", "there", "here", "which", "who", "what", "of", "in", "on",
+    "at", "to", "for", "with", "from", "by", "as", "into", "than", "then", "so", "also", "only", "just",
+    "each", "every", "all", "any", "some", "no", "not", "do", "does", "did", "done", "our", "your", "his",
+    "her", "my", "me", "us", "one", "two", "three", "about", "around", "over", "under",
+])
+_NOT_FOUND = object()
+_RIGHT_STARTS = (" of ", "\u00a0of ", " max", " Max", " min", " Min", " (max", " (min", " or ", " at ", "max", "min",
+                 " (", "(")
+PER_STARTS = ("/", " /", " per ", " a ", " an ", "\u00a0per ")
+_CUE_LAST = frozenset(phrase.split()[-1] for phrase in _CUES)
+_LINK_LAST = frozenset(phrase.split()[-1] for phrase in _LINKS)
+_ANY_LAST = _CUE_LAST | _LINK_LAST
+_RIGHT = re.compile(
+    r"(?:" + _SP + r"*\(?" + _SP + r"*(?:(?P<max>max(?:imum)?\b|at" + _SP + r"+most\b|or" + _SP
+    + r"+(?:less|fewer|below|under|lower|shorter)\b)|(?P<min>min(?:imum)?\b|at" + _SP + r"+least\b|or" + _SP
+    + r"+(?:more|longer|greater|above|higher)\b)))|" + _SP + r"+of" + _SP + r"+(?:the" + _SP + r"+|an?" + _SP
+    + r"+)?(?P<of>[A-Za-z][A-Za-z-]*)", re.IGNORECASE)
+
+
+def _suffix_match(tokens: list[str], n: int, table: dict, last_words: frozenset[str]) -> tuple[int, object] | None:
+    """The longest phrase of ``table`` that ends the first ``n`` tokens: (its length, its value)."""
+    if n == 0 or tokens[n - 1] not in last_words:
+        return None
+    for k in (4, 3, 2, 1):
+        if k <= n:
+            found = table.get(" ".join(tokens[n - k:n]), _NOT_FOUND)
+            if found is not _NOT_FOUND:
+                return k, found
+    return None
+
+
+_STRIP = ",;()[]{}\"“”'‘’*_`"
+
+
+def _left_tokens(window: str) -> list[str]:
+    """The last lowercased words of ``window``; a trailing ":" or "=" becomes a token of its own."""
+    tokens = window.lower().split()[-6:]
+    if _NEEDS_SPLIT.search(window, max(0, len(window) - 48)):
+        fixed = []
+        for raw in tokens:
+            token = raw.strip(_STRIP)
+            if not token:
+                continue
+            if len(token) > 1 and token[-1] in _SPLIT_LAST:
+                fixed.append(token[:-1].strip(_STRIP))
+                fixed.append(token[-1])
+            elif len(token) > 1 and token[0] in _SPLIT_FIRST:
+                fixed.append(token[0])
+                fixed.append(token[1:])
+            else:
+                fixed.append(token)
+        return fixed
+    return tokens
+
+
+_SPLIT_LAST = frozenset(":=~")
+_NEEDS_SPLIT = re.compile(r"[,;()\[\]{}\"“”'‘’*_`:=~≈<>≤≥]")
+_SPLIT_FIRST = frozenset("~≈<>≤≥")
+
+
+def read_context(text: str, start: int, end: int, kind: str) -> tuple[str | None, str | None, str | None]:
+    """(bound, role, measured) from the words around ``text[start:end]``.
+
+    "p99 latency was about 200 ms" -> ("approx", "observed", "latency"); "a maximum of 200 ms" ->
+    ("max", "limit", None); "9 minutes of impact" -> (None, None, "impact"). Only the current
+    sentence is read, at most 64 characters to the left.
+    """
+    bound: str | None = None
+    role: str | None = None
+    measured: str | None = None
+    right = _RIGHT.match(text, end) if text.startswith(_RIGHT_STARTS, end) else None
+    space = text.rfind(" ", max(0, start - 24), start - 1)
+    last = text[space + 1:start].strip().lower().strip(_STRIP)
+    if last not in _ANY_LAST and (not last or last[-1] not in _SPLIT_LAST) and (
+            not start or text[start - 1] not in _SPLIT_FIRST):
+        return _right_context(right, kind, bound, role, measured)
+    window = text[max(0, start - 64):start]
+    cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "), window.rfind("! "),
+              window.rfind("? "), window.rfind(", "))
+    if cut >= 0:
+        window = window[cut + 1:]
+    tokens = _left_tokens(window)
+    n = len(tokens)
+    linked = False
+    hit = _suffix_match(tokens, n, _CUES, _CUE_LAST)
+    if hit and not (n > hit[0] and tokens[n - hit[0] - 1][:1].isdigit()):  # "9 min" is a unit, not a cue
+        k, (bound, role, links) = hit  # type: ignore[misc]
+        n -= k
+        linked = links
+    hit = _suffix_match(tokens, n, _LINKS, _LINK_LAST)
+    if hit:
+        k, link_role = hit
+        n -= k
+        linked = True
+        role = role or link_role  # type: ignore[assignment]
+        if bound is None:
+            again = _suffix_match(tokens, n, _CUES, _CUE_LAST)
+            if again and again[1][0] is not None and again[1][2]:  # type: ignore[index]
+                bound, cue_role, _ = again[1]  # type: ignore[misc]
+                role = cue_role or role
+                n -= again[0]
+    if linked and n > 0 and kind not in ("count", "version", "revision"):
+        i = n - 1
+        while i > 0 and tokens[i] in _AUX and n - i <= 3:
+            i -= 1
+        word = tokens[i].strip(".'’")
+        if word in _MODIFIERS:
+            mod_bound, mod_role = _MODIFIERS[word]
+            bound = bound or mod_bound
+            if _ROLE_RANK[mod_role] > _ROLE_RANK.get(role or "", 0):
+                role = mod_role
+        elif word.isalpha() and len(word) > 1 and word not in _MEASURE_STOP and word not in _AUX:
+            measured = lemma(word)
+            for j in (i - 1, i - 2):
+                if j >= 0 and tokens[j] in _MODIFIERS:
+                    mod_bound, mod_role = _MODIFIERS[tokens[j]]
+                    bound = bound or mod_bound
+                    if _ROLE_RANK[mod_role] > _ROLE_RANK.get(role or "", 0):
+                        role = mod_role
+    return _right_context(right, kind, bound, role, measured)
+
+
+def _right_context(right: re.Match[str] | None, kind: str, bound: str | None, role: str | None,
+                   measured: str | None) -> tuple[str | None, str | None, str | None]:
+    """Apply "200 ms max", "5 or more", "9 minutes of impact" after the value."""
+    if right:
+        if right.group("max"):
+            bound = "max"
+            if right.group("max").lower().startswith(("max", "at")):
+                role = role or "limit"
+        elif right.group("min"):
+            bound = "min"
+            if right.group("min").lower().startswith(("min", "at")):
+                role = role or "limit"
+        elif right.group("of") and kind in ("quantity", "duration", "money", "percent"):
+            noun = right.group("of").lower()
+            if noun not in _MEASURE_STOP and noun not in NUMBER_WORDS:
+                measured = lemma(noun)
+    return bound, role, measured
+
+
+def prev_word(text: str, pos: int) -> tuple[str, int]:
+    """The alphabetic word just before ``pos`` (over spaces and one "."), with its start; ("", pos) if none."""
+    i = pos
+    if i and text[i - 1] in " \u00a0\u202f":
+        i -= 1
+        if i and text[i - 1] in " \u00a0\u202f":
+            i -= 1
+    if i and i != pos and text[i - 1] == ".":
+        i -= 1
+    stop = i
+    lo = max(0, stop - 15)
+    j = text.rfind(" ", lo, stop) + 1
+    if j == 0 and lo > 0:
+        return "", pos
+    word = text[j:stop]
+    if not word.isalpha():
+        cut = len(word)
+        while cut and word[cut - 1].isalpha():
+            cut -= 1
+        if cut == len(word) or word[cut - 1].isalnum() or word[cut - 1] in "_-'’":
+            return "", pos
+        j += cut
+        word = word[cut:]
+    return word, j
+
+
+RATE_ABBREVIATIONS = {"rps": "request", "qps": "query", "tps": "transaction", "iops": "operation",
+                      "ops": "operation", "req": "request", "reqs": "request", "msg": "message",
+                      "msgs": "message", "txn": "transaction", "txns": "transaction"}
+_NOUN_STOP = frozenset([
+    "a", "an", "the", "and", "or", "nor", "but", "if", "when", "while", "so", "as", "that", "which", "who",
+    "whom", "whose", "it", "its", "they", "them", "their", "we", "you", "he", "she", "i", "me", "my", "our",
+    "your", "his", "her", "this", "these", "those", "there", "here", "each", "every", "all", "both",
+    "either", "neither", "not", "no", "yes", "also", "only", "just", "then", "than", "to", "of", "in", "on",
+    "at", "by", "for", "with", "from", "into", "onto", "over", "under", "up", "down", "out", "off", "about",
+    "after", "before", "since", "until", "during", "through", "between", "among", "against", "without",
+    "within", "via", "vs", "versus", "plus", "minus", "per", "is", "are", "was", "were", "be", "been",
+    "being", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "should", "must",
+    "may", "might", "shall", "am", "pm", "st", "nd", "rd", "th", "x", "percent", "ago", "later", "earlier",
+    "apart", "apiece", "total", "overall", "respectively", "etc", "instead", "more", "less", "most", "least",
+    "few", "many", "much", "several", "other", "another", "same", "such", "own", "very", "too", "again",
+    "ever", "never", "always", "often", "once", "twice", "what", "where", "why", "how", "whether", "because",
+    "although", "though", "unless", "whereas", "yet",
+])
+_NOUN_SKIP = frozenset([
+    "more", "additional", "extra", "other", "new", "old", "further", "separate", "different", "consecutive",
+    "concurrent", "active", "open", "unique", "distinct", "major", "minor", "critical", "independent",
+    "parallel", "simultaneous", "successful", "total", "remaining", "existing", "possible", "available",
+    "free", "full", "empty", "large", "small", "big", "little", "long", "short", "high", "low",
+])
+_NEXT_WORDS = re.compile(r"(?P<sep>" + _SP + r"+|-)(?P<w1>[A-Za-z][A-Za-z'’]*)(?:(?P<sep2>" + _SP
+                         + r"+)(?P<w2>[A-Za-z][A-Za-z'’]*))?")
+PER_TIME = re.compile(r"(?:" + _SP + r"*/" + _SP + r"*|" + _SP + r"+per" + _SP + r"+|" + _SP
+                      + r"+(?P<art>an?)" + _SP + r"+)(?P<t>[A-Za-zµμ]+)(?![A-Za-z0-9])")
+
+
+def counted_noun(text: str, end: int) -> tuple[str | None, int, str | None]:
+    """The noun a bare number counts ("3 retries" -> "retry"), its end, and a rate's time unit.
+
+    Returns (None, end, None) when the next word is not a noun (a preposition, a verb, a pronoun).
+    "20 req/s" and "10 rps" give ("request", ..., "second").
+    """
+    match = _NEXT_WORDS.match(text, end)
+    if not match:
+        return None, end, None
+    w1 = match.group("w1")
+    low = w1.lower()
+    if low in RATE_ABBREVIATIONS and low.endswith("ps"):
+        return RATE_ABBREVIATIONS[low], match.end("w1"), "second"
+    if low in _NOUN_STOP or (w1[0].isupper() and match.group("sep") != "-" and low in NUMBER_WORDS):
+        return None, end, None
+    noun, noun_end = w1, match.end("w1")
+    w2 = match.group("w2")
+    verbish = low.endswith("ed") and len(low) > 4 and match.group("sep") != "-"
+    if low in _NOUN_SKIP or verbish:
+        if not w2 or w2.lower() in _NOUN_STOP or w2.lower().endswith("ed"):
+            return None, end, None
+        noun, noun_end = w2, match.end("w2")
+    if noun.isupper() and len(noun) > 1:
+        counted = noun.lower()
+    elif len(noun) > 2 and noun[:-1].isupper() and noun.endswith("s"):
+        counted = noun[:-1].lower()
+    else:
+        counted = RATE_ABBREVIATIONS.get(noun.lower()) or lemma(noun)
+    per = PER_TIME.match(text, noun_end) if text.startswith(PER_STARTS, noun_end) else None
+    if per and not per.group("art"):
+        den = lookup_unit(per.group("t"))
+        if den is not None and den.kind == "duration":
+            return counted, per.end(), den.unit
+    return counted, noun_end, None

@@ -14,11 +14,13 @@ from itertools import accumulate
 
 from graphcite.models import ParsedDocument, ParsedUnit
 
-__all__ = ["line_number", "line_starts", "parse", "strip_span", "unit_for_span"]
+__all__ = ["NEWLINE", "line_number", "line_starts", "parse", "strip_span", "unit_for_span"]
 
 _NEWLINE = re.compile(r"\r\n?|\n")
+# A line break that never splits "\r\n" in two, even when a pattern backtracks.
+NEWLINE = r"(?:\r\n|\r(?!\n)|\n)"
 # One or more blank lines (lines holding only whitespace) between two line breaks.
-_BLANK_LINES = re.compile(r"(?:\r\n?|\n)(?:[^\S\r\n]*(?:\r\n?|\n))+")
+_BLANK_LINES = re.compile(rf"{NEWLINE}(?:[^\S\r\n]*{NEWLINE})+")
 
 
 def line_starts(text: str) -> list[int]:

@@ -1,0 +1,295 @@
+"""A self-contained static review page: each claim with its verdict and its evidence beside it.
+
+Built for reading, not for scripting: no JavaScript, no network, no external fonts, and a strict
+Content-Security-Policy (``default-src 'none'; style-src 'unsafe-inline'``) so that nothing in the
+page can load or run even if corpus text were hostile. All corpus and answer text is escaped with
+:func:`html.escape`; links are only ever built from our own anchors and revision-pinned
+``graphcite://`` IRIs, never from text. The verdict is a word and a symbol (never colour alone);
+evidence follows its claim in reading order, with the quoted span marked inside its paragraph, the
+heading path, page or symbol, revision and a revision-pinned link; each citation link names its
+source and relation for assistive technology; contradicting and superseded evidence stays visible,
+and supported claims show how many independent authorities they rest on.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from graphcite.export import atomic_write
+from graphcite.export.webanno import revision_iri
+from graphcite.graph.chain import claim_tree
+from graphcite.graph.independence import independence, lineage_view
+from graphcite.store import Store
+
+__all__ = ["CSP", "VERDICTS", "render_page", "write_html"]
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+VERDICTS = {
+    "supported": ("✔", "Supported"), "contradicted": ("✘", "Contradicted"), "conflict": ("⚠", "Conflict"),
+    "insufficient": ("?", "Insufficient"), "unsupported": ("∅", "Unsupported"), "invalid": ("✘", "Invalid"),
+    "unverified": ("…", "Not verified"),
+}
+RELATIONS = {
+    "supports": ("✔", "supports"), "contradicts": ("✘", "contradicts"), "contextualizes": ("◐", "contextualizes"),
+    "mentions": ("○", "mentions only"), "insufficient": ("?", "insufficient"), "unchecked": ("…", "not checked"),
+}
+KIND_LABELS = {"decision": "decision", "code": "code", "test": "test", "observation": "observed evidence",
+               "incident": "incident record", "post": "blog post", "manual": "manual", "note": "note",
+               "contract": "contract", "registry": "registry", "manifest": "release manifest", "proposal": "proposal"}
+
+STYLE = """
+:root { color: #111827; background: #ffffff; font-family: system-ui, -apple-system, "Segoe UI", sans-serif;
+        line-height: 1.5; }
+body { margin: 0 auto; max-width: 78rem; padding: 1rem; }
+a { color: #1d4ed8; text-decoration: underline; }
+a:focus, summary:focus, main:focus { outline: 3px solid #111827; outline-offset: 2px; }
+.skip { position: absolute; left: -999rem; }
+.skip:focus { position: static; }
+header p, footer p, .meta { color: #374151; }
+.claim { border: 2px solid #6b7280; border-radius: .5rem; padding: 1rem; margin: 1.5rem 0; }
+.claim-grid { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 1.5rem; }
+@media (max-width: 50rem) { .claim-grid { grid-template-columns: 1fr; } }
+.badge { display: inline-block; font-weight: 700; padding: .1rem .5rem; border: 2px solid currentColor;
+         border-radius: .3rem; }
+.s-supported { color: #14532d; background: #f0fdf4; }
+.s-contradicted, .s-invalid { color: #7f1d1d; background: #fef2f2; border-style: double; }
+.s-conflict { color: #713f12; background: #fefce8; border-style: dashed; }
+.s-insufficient, .s-unsupported, .s-unverified { color: #3b0764; background: #faf5ff; border-style: dotted; }
+.claim-text { font-size: 1.15rem; }
+.evidence { padding-left: 1.2rem; }
+.evidence > li { margin-bottom: 1.2rem; }
+.evidence h4, .against h4 { margin: .2rem 0; font-size: 1rem; }
+blockquote { margin: .4rem 0; padding: .4rem .8rem; border-left: 4px solid #6b7280; background: #f9fafb;
+             white-space: pre-wrap; overflow-wrap: anywhere; }
+blockquote p { margin: 0; }
+mark { background: #fde68a; color: #111827; }
+.warning { color: #713f12; font-weight: 600; }
+.withheld { color: #3b0764; font-style: italic; }
+.independence { border-top: 1px solid #d1d5db; padding-top: .5rem; }
+code { overflow-wrap: anywhere; }
+"""
+
+
+def _e(value: Any) -> str:
+    return escape("" if value is None else str(value), quote=True)
+
+
+def _badge(status: str) -> str:
+    symbol, word = VERDICTS.get(status, ("•", status))
+    return f'<span class="badge s-{_e(status)}"><span aria-hidden="true">{symbol}</span> {_e(word)}</span>'
+
+
+def _relation(relation: str | None) -> tuple[str, str]:
+    return RELATIONS.get(relation or "unchecked", ("•", relation or "unknown"))
+
+
+def _marked_text(unit: dict[str, Any], start: int | None, end: int | None, quote: str | None) -> str:
+    """The unit's paragraph with the cited span inside <mark> (both escaped separately)."""
+    text = unit.get("text") or ""
+    lo = hi = None
+    if isinstance(start, int) and isinstance(end, int) and isinstance(unit.get("start"), int):
+        lo, hi = start - unit["start"], end - unit["start"]
+        if not (0 <= lo <= hi <= len(text)):
+            lo = hi = None
+    if lo is None and quote and quote in text:
+        lo = text.index(quote)
+        hi = lo + len(quote)
+    if lo is None or hi is None or lo == hi:
+        body = _e(text)
+        if quote and quote not in text:
+            body += f'</p><p class="meta">Quoted: <mark>{_e(quote)}</mark>'
+        return body
+    return f"{_e(text[:lo])}<mark>{_e(text[lo:hi])}</mark>{_e(text[hi:])}"
+
+
+def _source_line(source: dict[str, Any]) -> str:
+    kind = KIND_LABELS.get(source.get("kind") or "", source.get("kind") or "source")
+    title = f" — {_e(source['title'])}" if source.get("title") else ""
+    return f"<code>{_e(source['key'])}</code> ({_e(kind)}){title}"
+
+
+def _where(unit: dict[str, Any]) -> list[str]:
+    revision = unit["revision"]
+    parts = []
+    if unit.get("heading_path"):
+        parts.append(f"Section: {_e(unit['heading_path'])}")
+    if unit.get("page"):
+        parts.append(f"page {_e(unit['page'])}")
+    if unit.get("symbol"):
+        parts.append(f"symbol <code>{_e(unit['symbol'])}</code>")
+    state = "current revision" if revision["current"] else "not the current revision"
+    effective = f", effective {_e(revision['effective'])}" if revision.get("effective") else ""
+    parts.append(f"revision {_e(revision['seq'])} (<code>{_e(revision['revision_id'])}</code>, "
+                 f"{_e(revision['status'])}{effective}, {state})")
+    if unit.get("status") and unit["status"] != "current":
+        parts.append(f"section status: {_e(unit['status'])}")
+    return parts
+
+
+def _lineage(source: dict[str, Any], depth: int = 0) -> str:
+    items = []
+    for link in source.get("lineage", []):
+        parent = link["source"]
+        if parent.get("cycle"):
+            items.append(f"<li>{_e(link['relation'].replace('_', ' '))} <code>{_e(parent['key'])}</code> "
+                         "(lineage cycle: stops here)</li>")
+            continue
+        inner = _lineage(parent, depth + 1) if depth < 8 else ""
+        items.append(f"<li>{_e(link['relation'].replace('_', ' '))} {_source_line(parent)}{inner}</li>")
+    return f"<ul>{''.join(items)}</ul>" if items else ""
+
+
+def _evidence_item(n: int, cit: dict[str, Any]) -> str:
+    symbol, word = _relation(cit["relation"])
+    anchor = f"ev-{n}-{cit['index'] + 1}"
+    head = (f'<h4>[{cit["index"] + 1}] <span aria-hidden="true">{symbol}</span> {_e(word)}'
+            + ("" if cit.get("valid") is not False else " · citation invalid"))
+    unit = cit.get("unit")
+    rows = []
+    if cit.get("restricted"):
+        head += "</h4>"
+        rows.append('<p class="withheld">Evidence withheld: this citation points to a restricted source.</p>')
+    elif unit:
+        source = unit["revision"]["source"]
+        head += f" · {_source_line(source)}</h4>"
+        rows.append(f'<p class="meta">{" · ".join(_where(unit))} · '
+                    f'<a href="{_e(revision_iri(source["key"], unit["revision"]["revision_id"]))}" '
+                    f'aria-label="Open revision {_e(unit["revision"]["seq"])} of {_e(source["key"])}">'
+                    f'revision-pinned link</a></p>')
+        rows.append(f'<blockquote><p>{_marked_text(unit, cit.get("start"), cit.get("end"), cit.get("quote"))}'
+                    "</p></blockquote>")
+        lineage = _lineage(source)
+        if lineage:
+            rows.append(f"<div><p>Lineage of this source:</p>{lineage}</div>")
+        if cit.get("primary_authorities"):
+            rows.append(f"<p>Primary authority: {', '.join(f'<code>{_e(a)}</code>' for a in cit['primary_authorities'])}</p>")
+    else:
+        head += f" · <code>{_e(cit.get('source') or 'unknown source')}</code></h4>"
+        if cit.get("quote"):
+            rows.append(f"<blockquote><p>Quoted in the answer: {_e(cit['quote'])}</p></blockquote>")
+        rows.append('<p class="withheld">No evidence unit was found for this citation.</p>')
+    if cit.get("superseded"):
+        rows.append(f'<p class="warning"><span aria-hidden="true">⚠</span> Superseded evidence: {_e(cit["superseded"])}</p>')
+    findings = cit.get("findings") or []
+    if findings:
+        listed = "".join(f"<li><code>{_e(f['code'])}</code> {_e(f['rule'])}"
+                         + (f": {_e(f['detail'])}" if f.get("detail") else "") + "</li>" for f in findings)
+        rows.append(f"<details><summary>Failed checks ({len(findings)})</summary><ul>{listed}</ul></details>")
+    rows.append(f'<p><a href="#claim-{n}">Back to claim {n}</a></p>')
+    return f'<li id="{anchor}">{head}{"".join(rows)}</li>'
+
+
+def _against(n: int, items: list[dict[str, Any]]) -> str:
+    if not items:
+        return ""
+    out = []
+    for i, item in enumerate(items, 1):
+        unit = item["unit"]
+        if unit.get("restricted"):
+            out.append('<li><p class="withheld">A restricted source disagrees; its text is withheld.</p></li>')
+            continue
+        source = unit["revision"]["source"]
+        note = (f'<p class="warning"><span aria-hidden="true">⚠</span> {_e(item["superseded"])}; it does not govern '
+                "current behaviour but stays on record.</p>") if item.get("superseded") else ""
+        out.append(f'<li id="against-{n}-{i}"><h4>{_e(item.get("status") or "")} evidence · {_source_line(source)}</h4>'
+                   f'<p class="meta">{" · ".join(_where(unit))}</p>'
+                   f'<blockquote><p>{_e(unit.get("text"))}</p></blockquote>'
+                   f"<p>Why it disagrees: {_e(item.get('reason'))}</p>{note}</li>")
+    return (f'<section aria-labelledby="against-{n}-title" class="against"><h3 id="against-{n}-title">'
+            f"Evidence against claim {n}</h3><ul>{''.join(out)}</ul></section>")
+
+
+def _independence_block(result: dict[str, Any] | None) -> str:
+    if result is None:
+        return ""
+    flag = ""
+    if result["rests_on_one_authority"] and result["attestations"] > 1:
+        flag = " <strong>These sources are not independent: the claim rests on one authority.</strong>"
+    elif result["rests_on_one_authority"]:
+        flag = " The claim rests on one authority."
+    return f'<p class="independence">Independence: {_e(result["summary"])}.{flag}</p>'
+
+
+def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None) -> str:
+    links = []
+    for cit in tree["citations"]:
+        _, word = _relation(cit["relation"])
+        where = "restricted source" if cit.get("restricted") else (cit.get("source") or "unknown source")
+        links.append(f'<a href="#ev-{n}-{cit["index"] + 1}" aria-label="[{cit["index"] + 1}] citation of '
+                     f'{_e(where)}, {_e(word)}">[{cit["index"] + 1}]</a>')
+    parts = ""
+    if len(tree.get("parts") or []) > 1:
+        parts = "<p>Atomic parts:</p><ul>" + "".join(
+            f"<li>{_badge(p['status'])} {_e(p['text'])}</li>" for p in tree["parts"]) + "</ul>"
+    restricted = ('<p class="withheld">This claim relied on a restricted source; that evidence is withheld for the '
+                  "public audience.</p>") if tree.get("relies_on_restricted") else ""
+    note = f'<p class="meta">{_e(tree["note"])}</p>' if tree.get("note") else ""
+    verified = (f'<p class="meta">Verified {_e(tree["verified_at"])} UTC; claim <code>{_e(tree["claim_id"])}</code>'
+                f"{', type ' + _e(tree['claim_type']) if tree.get('claim_type') else ''}.</p>")
+    evidence = "".join(_evidence_item(n, c) for c in tree["citations"]) or \
+        '<li><p class="withheld">No citations were given for this claim.</p></li>'
+    return (
+        f'<article id="claim-{n}" class="claim" aria-labelledby="claim-{n}-title">'
+        f'<h2 id="claim-{n}-title">Claim {n}: {_badge(tree["status"])}</h2>'
+        '<div class="claim-grid"><div>'
+        f'<p class="claim-text">{_e(tree["text"])} {" ".join(links)}</p>{parts}{note}{restricted}'
+        f"{_independence_block(result)}{verified}</div>"
+        f'<section aria-labelledby="evidence-{n}-title"><h3 id="evidence-{n}-title">Evidence for claim {n}</h3>'
+        f'<ol class="evidence">{evidence}</ol></section></div>'
+        f"{_against(n, tree['contradicting_evidence'])}</article>"
+    )
+
+
+def render_page(G: nx.MultiDiGraph, *, title: str | None = None) -> str:
+    """The review page of every claim in ``G`` as one HTML string."""
+    claims = G.graph.get("claim_order", [])
+    view = lineage_view(G)
+    cache: dict[str, Any] = {}
+    trees = [claim_tree(G, c) for c in claims]
+    results = [independence(G, c, _view=view, _cache=cache) if t["supported"] else None
+               for c, t in zip(claims, trees, strict=True)]
+    heading = title or (f"Review of answer {G.graph['answer_id']}" if G.graph.get("answer_id")
+                        else f"Review of {len(claims)} claim{'s' if len(claims) != 1 else ''}")
+    toc = "".join(f'<li><a href="#claim-{i}">{_badge(t["status"])} {i}. {_e(t["text"][:120])}</a></li>'
+                  for i, t in enumerate(trees, 1))
+    counts: dict[str, int] = {}
+    for t in trees:
+        counts[t["status"]] = counts.get(t["status"], 0) + 1
+    tally = ", ".join(f"{v} {VERDICTS.get(k, ('', k))[1].lower()}" for k, v in sorted(counts.items())) or "no claims"
+    cycles = "".join(f"<li>{' ↔ '.join(f'<code>{_e(k)}</code>' for k in c)}</li>" for c in G.graph.get("cycles", []))
+    dangling = "".join(f"<li><code>{_e(d['from_key'])}</code> {_e(d['relation'])} <code>{_e(d['to_key'])}</code> "
+                       "(not ingested)</li>" for d in G.graph.get("dangling", []))
+    problems = ""
+    if cycles or dangling:
+        problems = ('<section aria-labelledby="lineage-problems"><h2 id="lineage-problems">Lineage problems</h2>'
+                    + (f"<p>Cycles:</p><ul>{cycles}</ul>" if cycles else "")
+                    + (f"<p>Links to sources that were never ingested:</p><ul>{dangling}</ul>" if dangling else "")
+                    + "</section>")
+    audience = _e(G.graph.get("audience", "internal"))
+    articles = "".join(_claim_article(i, t, r) for i, (t, r) in enumerate(zip(trees, results, strict=True), 1))
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_e(CSP)}">'
+        '<meta name="referrer" content="no-referrer">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{_e(heading)}</title><style>{STYLE}</style></head><body>"
+        '<a class="skip" href="#main">Skip to the claims</a>'
+        f"<header><h1>{_e(heading)}</h1>"
+        f"<p>{_e(tally)}. Audience: {audience}. Each verdict comes from the latest recorded verification.</p></header>"
+        f'<nav aria-label="Claims in this review"><ol>{toc}</ol></nav>'
+        f'<main id="main" tabindex="-1">{articles}{problems}</main>'
+        "<footer><p>Generated by graphcite. Quotes are rendered from the stored source revisions; a marked span is "
+        "the exact cited text.</p></footer></body></html>\n"
+    )
+
+
+def write_html(store: Store, G: nx.MultiDiGraph, path: Path) -> dict[str, Any]:
+    page = render_page(G)
+    with atomic_write(path) as handle:
+        handle.write(page)
+    return {"bytes": len(page.encode("utf-8"))}
