@@ -37,8 +37,8 @@ def run_demo(*, db: str, out_dir: Path, console: Any) -> dict[str, Any]:
                       + ", ".join(s["key"] for s in sources if s["visibility"] == "restricted"), markup=False)
         for name in ("clean", "traps"):
             answer = stack.enter_context(as_file(example_path("answers", f"{name}.json")))
-            console.rule(f"{name} answer")
-            checked = check_answer(store, Path(answer))
+            console.rule(f"{name} answer (audience: public)")
+            checked = check_answer(store, Path(answer), audience="public")
             render_report(checked, console)
             results[name] = checked["metrics"]
         labelled = example_path("labelled", "set.jsonl")

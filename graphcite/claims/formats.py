@@ -26,7 +26,9 @@ Four formats are accepted; :func:`load_answer` detects which one unless ``format
     ``char_location`` gives document offsets, ``page_location`` gives ``page`` and ``page_end``
     (Anthropic's ``end_page_number`` is exclusive; ``page_end`` is inclusive), and
     ``content_block_location`` gives the quote only. ``search_result_location`` and
-    ``web_search_result_location`` use their ``source`` / ``url`` as the key.
+    ``web_search_result_location`` use their ``source`` / ``url`` as the key. The message ``id``
+    becomes the answer id; a top-level ``"question"`` may be added next to ``"documents"``.
+    Non-text blocks (thinking, tool use) are skipped.
 
 ``markers``
     Plain text with inline citation markers, one claim per sentence. Optional header lines
@@ -89,7 +91,7 @@ def load_answer(
     """Read an answer from a file path, JSON/marker text or a parsed dict into an InputAnswer.
 
     A ``str`` is a file path when it names an existing file, or looks like one (a single line
-    without spaces ending in ``.json``, ``.txt`` or ``.md``); otherwise it is the answer's content.
+    without ``[`` ending in ``.json``, ``.txt`` or ``.md``); otherwise it is the answer's content.
     ``format`` forces one of :data:`FORMATS`; ``documents`` maps Anthropic ``document_index`` and
     bare ``[n]`` markers to source keys.
     """
@@ -166,7 +168,7 @@ def _names_a_file(text: str) -> bool:
                 return True
         except (OSError, ValueError):
             return False
-    return " " not in text.strip() and text.strip().lower().endswith(_JSON_SUFFIXES)
+    return "[" not in text and text.strip().lower().endswith(_JSON_SUFFIXES)
 
 
 def _read_file(path: Path) -> str:
@@ -552,6 +554,11 @@ _PASSAGE = re.compile(
     r"(?::(?P<s>\d+)\s*-\s*(?P<e>\d+))?(?:[ \t]*:[ \t]*(?P<quote>.*?))?[ \t]*$"
 )
 _QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’"}
+_NON_SPACE = re.compile(r"\S")
+_DIGITS = re.compile(r"\d+")
+_NEWLINE = re.compile(r"[ \t]*\n[ \t]*")
+_LETTER = re.compile(r"[^\W\d_]")
+_LAST_WORD = re.compile(r"(\w+(?:\.\w+)*)$")
 
 
 def _line_of(text: str, offset: int) -> str:
@@ -589,10 +596,11 @@ def _parse_passages(text: str, start: int) -> dict[int, CitationRef]:
     passages: dict[int, CitationRef] = {}
     offset = start
     for line in text[start:].splitlines(keepends=True):
-        where = _line_of(text, offset)
+        line_start = offset
         offset += len(line)
         if not line.strip():
             continue
+        where = _line_of(text, line_start)  # passage lists are short
         match = _PASSAGE.match(line.rstrip("\r\n"))
         if not match:
             raise AnswerFormatError(
@@ -632,13 +640,12 @@ def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:
             run = _MARKER_RUN.match(text, stop, b_end)
             if run:
                 stop = run.end()
-            after = text[stop:b_end]
-            nxt = after.lstrip()
-            if after and not after[:1].isspace():
+            if stop < b_end and not text[stop].isspace():
                 continue  # "v2.3", "policy.md"
-            if nxt[:1].islower():
+            nxt = _NON_SPACE.search(text, stop, b_end)
+            if nxt is not None and nxt.group().islower():
                 continue
-            word = re.search(r"(\w+(?:\.\w+)*)$", text[cursor:match.start()])
+            word = _LAST_WORD.search(text, max(cursor, match.start() - 40), match.start())
             if word and word.group(1).lower() in _ABBREVIATIONS and match.group() == ".":
                 continue
             spans.append((cursor, stop))
@@ -661,41 +668,45 @@ def _blocks(text: str, start: int, end: int) -> list[tuple[int, int]]:
 def _marker_claim(
     text: str, start: int, end: int, passages: dict[int, CitationRef] | None, documents: list[str] | None
 ) -> InputClaim | None:
-    where = _line_of(text, start)
     pieces: list[str] = []
     refs: list[CitationRef] = []
     cursor = start
     for match in _MARKER.finditer(text, start, end):
         pieces.append(text[cursor:match.start()].rstrip(" \t"))
         cursor = match.end()
-        where = _line_of(text, match.start())
         if match.group("key") is not None:
             s, e = int(match.group("s")), int(match.group("e"))
-            _check_span(s, e, where)
+            if s > e:
+                _check_span(s, e, _line_of(text, match.start()))
             refs.append(CitationRef(source=match.group("key").strip("<>"), revision=match.group("rev"), start=s, end=e))
             continue
-        for number in (int(n) for n in re.findall(r"\d+", match.group())):
-            refs.append(_numbered(number, passages, documents, where))
+        for number in (int(n) for n in _DIGITS.findall(match.group())):
+            refs.append(_numbered(number, passages, documents, text, match.start()))
     pieces.append(text[cursor:end])
-    claim_text = _BULLET.sub("", "".join(pieces)).strip()
-    claim_text = re.sub(r"[ \t]*\n[ \t]*", " ", claim_text)
-    if not re.search(r"[^\W\d_]", claim_text):
+    claim_text = "".join(pieces)
+    if claim_text[:12].lstrip()[:1] in {"-", "*", "•", "+"} or claim_text.lstrip()[:1].isdigit():
+        claim_text = _BULLET.sub("", claim_text)
+    claim_text = claim_text.strip()
+    if "\n" in claim_text:
+        claim_text = _NEWLINE.sub(" ", claim_text)
+    if not _LETTER.search(claim_text):
         if refs:
-            raise AnswerFormatError("citation markers without a sentence before them", where=where)
+            raise AnswerFormatError("citation markers without a sentence before them", where=_line_of(text, start))
         return None
     return InputClaim(text=claim_text, citations=tuple(refs))
 
 
 def _numbered(
-    number: int, passages: dict[int, CitationRef] | None, documents: list[str] | None, where: str
+    number: int, passages: dict[int, CitationRef] | None, documents: list[str] | None, text: str, offset: int
 ) -> CitationRef:
-    if passages is not None:
-        if number not in passages:
-            raise AnswerFormatError(f"marker [{number}] has no entry in the passage list", where=where,
-                                    fix="add a line '[n] KEY' after 'Passages:'")
+    if passages is not None and number in passages:
         return passages[number]
-    if documents and 1 <= number <= len(documents):
+    if passages is None and documents and 1 <= number <= len(documents):
         return CitationRef(source=documents[number - 1])
+    where = _line_of(text, offset)
+    if passages is not None:
+        raise AnswerFormatError(f"marker [{number}] has no entry in the passage list", where=where,
+                                fix="add a line '[n] KEY' after 'Passages:'")
     raise AnswerFormatError(
         f"marker [{number}] cannot be resolved: no 'Passages:' list" + (
             f" and only {len(documents)} documents given" if documents else " and no documents given"),

@@ -158,7 +158,7 @@ def _evidence_item(n: int, cit: dict[str, Any]) -> str:
         head += f" · {_source_line(source)}</h4>"
         rows.append(f'<p class="meta">{" · ".join(_where(unit))} · '
                     f'<a href="{_e(revision_iri(source["key"], unit["revision"]["revision_id"]))}" '
-                    f'aria-label="Open revision {_e(unit["revision"]["seq"])} of {_e(source["key"])}">'
+                    f'aria-label="revision-pinned link: revision {_e(unit["revision"]["seq"])} of {_e(source["key"])}">'
                     f'revision-pinned link</a></p>')
         rows.append(f'<blockquote><p>{_marked_text(unit, cit.get("start"), cit.get("end"), cit.get("quote"))}'
                     "</p></blockquote>")

@@ -35,7 +35,9 @@ def _arrow(store: Store, table: str, sql: str, column: str, ids: list[str]) -> p
     names = ", ".join(f'"{n}"' for n in TABLES[table].model_fields)
     with ids_filter(store, column, ids) as (fragment, values):
         query = sql.replace("{cols}", names).replace("{ids}", fragment)
-        return store.con.execute(query, values).fetch_arrow_table()
+        relation = store.con.sql(query, params=values or None)
+        # DuckDB 2 calls it to_arrow_table; 1.x calls it arrow
+        return relation.to_arrow_table() if hasattr(relation, "to_arrow_table") else relation.arrow()
 
 
 def _scrub_json(value: Any, red: Redactor) -> Any:

@@ -21,7 +21,7 @@ import networkx as nx
 from prov.model import Namespace, ProvDocument
 
 from graphcite.export import atomic_write
-from graphcite.graph.build import LINEAGE_RELATIONS
+from graphcite.graph.build import LINEAGE_RELATIONS, edges_in, edges_out
 from graphcite.graph.independence import lineage_view, primary_authorities
 from graphcite.store import Store
 
@@ -119,8 +119,8 @@ def prov_document(G: nx.MultiDiGraph) -> ProvDocument:
     for cit, data in sorted(G.nodes(data=True)):
         if data["kind"] != "citation":
             continue
-        claim = next(u for u, _, k in G.in_edges(cit, keys=True) if k == "cites")
-        target = next((v for _, v, k in G.out_edges(cit, keys=True) if k == "points_to"), None)
+        claim = next(u for u, _, k in edges_in(G, cit) if k == "cites")
+        target = next((v for _, v, k in edges_out(G, cit) if k == "points_to"), None)
         if target is None:
             continue
         doc.wasDerivedFrom(names[claim], names[target], identifier=f"claim:{_local(data['claim_id'])}-{data['index']}",
@@ -132,7 +132,7 @@ def prov_document(G: nx.MultiDiGraph) -> ProvDocument:
     view = lineage_view(G)
     cache: dict[str, Any] = {}
     for n, data in sorted(G.nodes(data=True)):
-        if data["kind"] != "source" or not any(k in LINEAGE_RELATIONS for _, _, k in G.out_edges(n, keys=True)):
+        if data["kind"] != "source" or not any(k in LINEAGE_RELATIONS for _, _, k in edges_out(G, n)):
             continue
         for root in sorted(primary_authorities(G, n, view=view, cache=cache)):
             if len(root) == 1 and root[0] != n:

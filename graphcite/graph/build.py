@@ -38,6 +38,8 @@ __all__ = [
     "Selection",
     "build_graph",
     "claim_node",
+    "edges_in",
+    "edges_out",
     "fetch",
     "ids_filter",
     "latest_verifications",
@@ -71,6 +73,21 @@ def claim_node(claim_id: str) -> str:
     return claim_id if claim_id.startswith("claim:") else node_id("claim", claim_id)
 
 
+def edges_out(G: nx.MultiDiGraph, node: str, *, data: bool = False) -> list[tuple[Any, ...]]:
+    """``G.out_edges(node, keys=True[, data=True])`` for one node, read straight from the adjacency.
+
+    networkx's edge views cost tens of microseconds per call; a support chain makes hundreds of them.
+    """
+    if data:
+        return [(node, v, k, d) for v, kd in G.succ[node].items() for k, d in kd.items()]
+    return [(node, v, k) for v, kd in G.succ[node].items() for k in kd]
+
+
+def edges_in(G: nx.MultiDiGraph, node: str) -> list[tuple[str, str, str]]:
+    """``G.in_edges(node, keys=True)`` for one node, read straight from the adjacency."""
+    return [(u, node, k) for u, kd in G.pred[node].items() for k in kd]
+
+
 def check_audience(audience: str) -> None:
     if audience not in AUDIENCES:
         raise GraphciteError(f"unknown audience {audience!r}", where="--audience", fix="use public or internal")
@@ -101,7 +118,13 @@ def ids_filter(store: Store, column: str, ids: Iterable[str]) -> Iterator[tuple[
 
 def rows_for_ids(store: Store, sql: str, column: str, ids: Iterable[str],
               params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-    """Run ``sql`` filtered to ``ids``: each ``{ids}`` placeholder becomes ``column IN (...)``."""
+    """Run ``sql`` filtered to ``ids``: each ``{ids}`` placeholder becomes ``column IN (...)``.
+
+    No ids, no query: the result is empty.
+    """
+    ids = list(ids)
+    if not ids:
+        return []
     with ids_filter(store, column, ids) as (fragment, values):
         return store.rows(sql.replace("{ids}", fragment), [*params, *(values * sql.count("{ids}"))])
 
@@ -162,13 +185,19 @@ def select(store: Store, *, claim: str | None = None, answer: str | None = None,
                              else f"{' and '.join(given)} cannot be combined", where="selection",
                              fix="pass one of --claim ID, --answer ID or --all")
     if claim:
-        selection = resolve_ref(store, claim)
+        try:
+            selection = resolve_ref(store, claim)
+        except NotFoundError:
+            selection = Selection("none", [])
         if selection.kind != "claim":
             raise NotFoundError(f"no claim {claim!r}", where="--claim",
                                 fix="take a claim_id from `graphcite check --json`; use --answer for answers")
         return selection
     if answer:
-        selection = resolve_ref(store, answer)
+        try:
+            selection = resolve_ref(store, answer)
+        except NotFoundError:
+            selection = Selection("none", [])
         if selection.kind != "answer":
             raise NotFoundError(f"no answer {answer!r}", where="--answer",
                                 fix="run `graphcite answers` to list stored answers; use --claim for claims")
@@ -267,6 +296,7 @@ def fetch(store: Store, selection: Selection) -> Fetched:
             FROM evidence_unit WHERE {ids}""", "unit_id", unit_ids):
         got.units[row["unit_id"]] = row
         keys.add(row["source_key"])
+    revision_ids -= {u["revision_id"] for u in got.units.values()}
     for row in rows_for_ids(store, "SELECT DISTINCT source_key FROM source_revision WHERE {ids}",
                          "revision_id", revision_ids):
         keys.add(row["source_key"])
@@ -513,7 +543,7 @@ def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str) 
     for n, data in G.nodes(data=True):
         if data["kind"] == "source":
             data["primary"] = not data["missing"] and not any(
-                k in LINEAGE_RELATIONS for _, _, k in G.out_edges(n, keys=True))
+                k in LINEAGE_RELATIONS for _, _, k in edges_out(G, n))
     return G
 
 

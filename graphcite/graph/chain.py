@@ -19,6 +19,8 @@ from graphcite.graph.build import (
     build_graph,
     check_audience,
     claim_node,
+    edges_in,
+    edges_out,
     resolve_ref,
 )
 from graphcite.graph.independence import lineage_view, primary_authorities
@@ -29,7 +31,7 @@ __all__ = ["chain", "claim_tree", "source_tree"]
 
 def _superseders(G: nx.MultiDiGraph, source: str) -> list[dict[str, Any]]:
     out = []
-    for newer, _, key in G.in_edges(source, keys=True):
+    for newer, _, key in edges_in(G, source):
         if key == "supersedes":
             data = G.nodes[newer]
             note = f"superseded by {data['key']}" + (f", effective {data['effective']}" if data.get("effective") else "")
@@ -46,14 +48,14 @@ def source_tree(G: nx.MultiDiGraph, source: str, *, _path: tuple[str, ...] = ())
         "primary": bool(data.get("primary")), "missing": bool(data.get("missing")),
         "restricted": bool(data.get("restricted")),
         "superseded_by": _superseders(G, source),
-        "supersedes": sorted(G.nodes[v]["key"] for _, v, k in G.out_edges(source, keys=True) if k == "supersedes"),
+        "supersedes": sorted(G.nodes[v]["key"] for _, v, k in edges_out(G, source) if k == "supersedes"),
         "lineage": [],
     }
     path = (*_path, source)
     if len(path) > MAX_LINEAGE_LEVELS:
         tree["truncated"] = True
         return tree
-    for _, parent, key in sorted(G.out_edges(source, keys=True), key=lambda e: (e[2], e[1])):
+    for _, parent, key in sorted(edges_out(G, source), key=lambda e: (e[2], e[1])):
         if key not in LINEAGE_RELATIONS:
             continue
         if parent in path:
@@ -65,7 +67,7 @@ def source_tree(G: nx.MultiDiGraph, source: str, *, _path: tuple[str, ...] = ())
 
 def _revision_tree(G: nx.MultiDiGraph, revision: str) -> dict[str, Any]:
     data = G.nodes[revision]
-    source = next(v for _, v, k in G.out_edges(revision, keys=True) if k == "of")
+    source = next(v for _, v, k in edges_out(G, revision) if k == "of")
     tree = {"revision_id": data["revision_id"], "seq": data["seq"], "status": data["status"],
             "effective": data["effective"], "current": bool(data["current"])}
     if not data["current"]:
@@ -76,7 +78,7 @@ def _revision_tree(G: nx.MultiDiGraph, revision: str) -> dict[str, Any]:
 
 def _unit_tree(G: nx.MultiDiGraph, unit: str) -> dict[str, Any]:
     data = G.nodes[unit]
-    revision = next(v for _, v, k in G.out_edges(unit, keys=True) if k == "in")
+    revision = next(v for _, v, k in edges_out(G, unit) if k == "in")
     return {"unit_id": data["unit_id"], "text": data["text"], "heading_path": data["heading_path"],
             "status": data["status"], "page": data["page"], "symbol": data["symbol"], "start": data["start"],
             "end": data["end"], "block_type": data["block_type"], "restricted": bool(data["restricted"]),
@@ -111,7 +113,7 @@ def _roots(G: nx.MultiDiGraph, target: str, view: nx.MultiDiGraph, cache: dict[s
         if G.nodes[node]["kind"] == "source":
             roots = primary_authorities(G, node, view=view, cache=cache)
             return sorted(" ↔ ".join(G.nodes[n]["key"] for n in root) for root in roots)
-        node = next(v for _, v, k in G.out_edges(node, keys=True) if k in {"in", "of"})
+        node = next(v for _, v, k in edges_out(G, node) if k in {"in", "of"})
     return []
 
 
@@ -122,7 +124,7 @@ def claim_tree(G: nx.MultiDiGraph, claim_id: str) -> dict[str, Any]:
     view = lineage_view(G)
     cache: dict[str, Any] = {}
     citations = []
-    for _, cit, key in G.out_edges(cnode, keys=True):
+    for _, cit, key in edges_out(G, cnode):
         if key != "cites":
             continue
         c = G.nodes[cit]
@@ -132,7 +134,7 @@ def claim_tree(G: nx.MultiDiGraph, claim_id: str) -> dict[str, Any]:
             "revision": c["revision"], "restricted": bool(c["restricted"]),
             "findings": [f for f in c["findings_list"] if f.get("outcome") == "fail"],
         }
-        target = next((v for _, v, k in G.out_edges(cit, keys=True) if k == "points_to"), None)
+        target = next((v for _, v, k in edges_out(G, cit) if k == "points_to"), None)
         if target is None:
             item["unit"] = None
             item["primary_authorities"] = []
@@ -145,7 +147,7 @@ def claim_tree(G: nx.MultiDiGraph, claim_id: str) -> dict[str, Any]:
         citations.append(item)
     citations.sort(key=lambda c: c["index"])
     against = []
-    for _, unit, key, edge in G.out_edges(cnode, keys=True, data=True):
+    for _, unit, key, edge in edges_out(G, cnode, data=True):
         if key != "contradicted_by":
             continue
         entry = {"status": edge.get("status"), "reason": edge.get("reason"), "unit": _unit_tree(G, unit)}

@@ -21,6 +21,7 @@ from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.store import Store
 from graphcite.verify.contradictions import unit_conflicts
 from graphcite.verify.evidence import negation_of
+from graphcite.verify.lexical import lexical_score
 
 __all__ = ["conflicts", "sentences"]
 
@@ -28,6 +29,7 @@ MIN_SHARED_TERMS = 3
 PAIRS_PER_UNIT = 8
 MAX_TERM_SHARE = 0.05  # terms in more than this share of current units do not propose pairs
 MIN_TERM_CAP = 50
+MIN_REVERSE_OVERLAP = 0.5
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=\S)")
 
 
@@ -116,6 +118,10 @@ def _decide(a: list[_Sentence], b: list[_Sentence]) -> tuple[str, _Sentence, _Se
             if not sa.values and not sa.part.negated:
                 continue
             for sb in second:
+                # same subject both ways: a short requirement is not contradicted by a long observation
+                # that happens to contain its few words
+                if lexical_score(sb.text, sa.text) < MIN_REVERSE_OVERLAP:
+                    continue
                 reason = unit_conflicts(sa.part, sb.text, sb.values)
                 if reason:
                     return (reason, sa, sb) if first is a else (reason, sb, sa)

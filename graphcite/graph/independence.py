@@ -20,6 +20,7 @@ from graphcite.graph.build import (
     build_graph,
     check_audience,
     claim_node,
+    edges_out,
     select,
 )
 from graphcite.store import Store
@@ -35,23 +36,53 @@ def lineage_view(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return nx.subgraph_view(G, filter_edge=lambda u, v, k: k in LINEAGE_RELATIONS)
 
 
+def _parents(G: nx.MultiDiGraph, node: str) -> list[str]:
+    """Sources ``node`` derives from, quotes or implements (straight from the adjacency, no view)."""
+    return [parent for parent, keys in G._succ[node].items() if any(k in LINEAGE_RELATIONS for k in keys)]
+
+
+def _acyclic(parents: dict[str, list[str]]) -> bool:
+    """Kahn's algorithm on a small adjacency: True when peeling leaves nothing behind."""
+    indegree = dict.fromkeys(parents, 0)
+    for ps in parents.values():
+        for p in ps:
+            indegree[p] += 1
+    ready = [n for n, d in indegree.items() if d == 0]
+    seen = 0
+    while ready:
+        node = ready.pop()
+        seen += 1
+        for p in parents[node]:
+            indegree[p] -= 1
+            if indegree[p] == 0:
+                ready.append(p)
+    return seen == len(parents)
+
+
 def primary_authorities(G: nx.MultiDiGraph, source: str, *, view: nx.MultiDiGraph | None = None,
                         cache: dict[str, frozenset[tuple[str, ...]]] | None = None) -> frozenset[tuple[str, ...]]:
     """The roots reached from a source node by lineage, each as a tuple of source nodes.
 
     A plain root is a 1-tuple; a lineage cycle nothing leads out of is one authority, given as the
-    sorted tuple of its members. A source with no lineage is its own authority.
+    sorted tuple of its members. A source with no lineage is its own authority. (``view`` is accepted
+    for backward compatibility and not needed.)
     """
     if cache is not None and source in cache:
         return cache[source]
-    view = view if view is not None else lineage_view(G)
-    reach = {source} | nx.descendants(view, source)
-    if all(view.out_degree(n) == 0 or n == source for n in reach) and not view.has_edge(source, source):
-        roots = {(n,) for n in reach if view.out_degree(n) == 0}  # the common case: a short acyclic chain
+    parents = {source: _parents(G, source)}
+    stack = list(parents[source])
+    while stack:
+        node = stack.pop()
+        if node not in parents:
+            parents[node] = _parents(G, node)
+            stack.extend(parents[node])
+    clean = {n: [p for p in ps if p != n] for n, ps in parents.items()}  # a self-derivation is no lineage
+    if _acyclic(clean):
+        roots = {(n,) for n, ps in clean.items() if not ps}  # the common case: a short chain or tree
     else:
         sub = nx.DiGraph()
-        sub.add_nodes_from(reach)
-        sub.add_edges_from((u, v) for u, v in view.edges(reach) if u != v)
+        sub.add_nodes_from(clean)
+        sub.add_edges_from((n, p) for n, ps in clean.items() for p in ps)
         condensed = nx.condensation(sub)
         roots = {tuple(sorted(condensed.nodes[c]["members"])) for c in condensed if condensed.out_degree(c) == 0}
     result = frozenset(roots)
@@ -62,14 +93,14 @@ def primary_authorities(G: nx.MultiDiGraph, source: str, *, view: nx.MultiDiGrap
 
 def cited_source(G: nx.MultiDiGraph, citation: str) -> str | None:
     """The source node a citation node leads to (through its unit and revision), or None."""
-    for _, target, key in G.out_edges(citation, keys=True):
+    for _, target, key in edges_out(G, citation):
         if key != "points_to":
             continue
         node = target
         for _ in range(3):
             if G.nodes[node]["kind"] == "source":
                 return node
-            node = next((v for _, v, k in G.out_edges(node, keys=True) if k in {"in", "of"}), None)
+            node = next((v for _, v, k in edges_out(G, node) if k in {"in", "of"}), None)
             if node is None:
                 return None
     return None
@@ -106,7 +137,7 @@ def independence(G: nx.MultiDiGraph, claim_id: str, *, _view: nx.MultiDiGraph | 
     view = _view if _view is not None else lineage_view(G)
     cache = _cache if _cache is not None else {}
     attested: dict[str, list[int]] = {}
-    for _, cit, key in G.out_edges(cnode, keys=True):
+    for _, cit, key in edges_out(G, cnode):
         data = G.nodes[cit]
         if key != "cites" or data.get("relation") != "supports" or data.get("valid") is not True:
             continue

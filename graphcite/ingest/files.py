@@ -13,6 +13,7 @@ import re
 import stat
 import subprocess
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,8 +80,7 @@ def discover(paths: list[Path], prefix: str = "") -> tuple[list[FoundFile], dict
         if argument.is_dir():
             candidates = _walk(argument)
         else:
-            names = {p.name for p in argument.parent.iterdir()} if argument.parent.is_dir() else set()
-            candidates = iter([(argument, argument.name, names)])
+            candidates = iter([(argument, argument.name, _names_in(argument.parent))])
         for path, relative, sibling_names in candidates:
             if path.name.endswith(SIDECAR_SUFFIX):
                 continue
@@ -96,7 +96,7 @@ def discover(paths: list[Path], prefix: str = "") -> tuple[list[FoundFile], dict
     return files, dict(sorted(skipped.items()))
 
 
-def _walk(folder: Path):
+def _walk(folder: Path) -> Iterator[tuple[Path, str, set[str]]]:
     """(path, posix key relative to ``folder``, names in its directory), in a stable order."""
     for directory, dirnames, filenames in os.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS)
@@ -107,6 +107,13 @@ def _walk(folder: Path):
                 continue
             path = base / name
             yield path, path.relative_to(folder).as_posix(), names
+
+
+def _names_in(directory: Path) -> set[str]:
+    try:
+        return {entry.name for entry in directory.iterdir()}
+    except OSError:
+        return set()
 
 
 def _sidecar_for(path: Path, sibling_names: set[str]) -> Path | None:

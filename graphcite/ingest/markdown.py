@@ -2,9 +2,10 @@
 
 markdown-it-py (CommonMark + GFM tables) finds the blocks; its line maps are turned into code-point
 offsets with a precomputed table of line starts, so the stored text stays byte-for-byte what was on
-disk (CRLF included). Inline parsing is switched off -- units are block spans -- and a fast rule
-takes plain top-level paragraphs in one step, which together make large files parse several
-times faster than the stock parser while producing the same blocks (a property test checks it).
+disk (CRLF included). For speed, inline parsing is switched off (units are block spans), plain
+paragraph lines skip the terminator checks (``_plain_paragraph``), front matter goes through
+libyaml, and large files are parsed in ~1 MB pieces cut where no block can continue; property
+tests check that the blocks are exactly those of the stock parser on the whole text.
 
 Units: headings (ATX: the text after the ``#`` marks; setext: the text lines), paragraphs, list
 items (the marker excluded; an item's nested lists are cut out into their own units when they come
@@ -221,7 +222,12 @@ def _runs_on(tokens: list[Token], lines: int) -> bool:
 
 
 def _parse_body(text: str, body_offset: int, chunk_chars: int) -> _Walker:
-    """Parse ``text[body_offset:]`` piece by piece into one walker (units, heading path, title)."""
+    """Parse ``text[body_offset:]`` piece by piece into one walker (units, heading path, title).
+
+    When a piece ends inside an open fence or raw-HTML block, the blocks before it are kept, the
+    piece restarts at that block and reaches twice as many cut points further each time it still
+    runs on, so even a fence left open for megabytes is parsed in linear time.
+    """
     md = _shared_parser()
     walker = _Walker(text, body_offset)
     starts = walker.starts
@@ -230,18 +236,22 @@ def _parse_body(text: str, body_offset: int, chunk_chars: int) -> _Walker:
     with _collector_paused(len(body) > _PAUSE_GC_CHARS):
         index = 0
         while index < len(points):
-            start = points[index]
-            following = index + 1
-            first_line = bisect_left(starts, body_offset + start)
+            start, reach = points[index], 1
             while True:
+                following = min(index + reach, len(points))
                 stop = points[following] if following < len(points) else len(body)
+                first_line = bisect_left(starts, body_offset + start)
                 tokens = md.parse(body[start:stop])
-                if following < len(points):
-                    lines = bisect_left(starts, body_offset + stop) - first_line
-                    if _runs_on(tokens, lines):
-                        following += 1
-                        continue
-                break
+                lines = bisect_left(starts, body_offset + stop) - first_line
+                if following == len(points) or not _runs_on(tokens, lines):
+                    break
+                opened_at = (tokens[-1].map or (0, 0))[0]
+                if opened_at > 0:  # keep what precedes the open block; restart the piece at it
+                    walker.first_line = first_line
+                    walker.walk(tokens[:-1])
+                    start = starts[first_line + opened_at] - body_offset
+                else:
+                    reach *= 2
             walker.first_line = first_line
             walker.walk(tokens)
             index = following
@@ -327,7 +337,7 @@ class _Walker:
         elif kind == "heading_open":
             self.heading(index, token)
         elif kind in _LIST_OPEN:
-            self.list(index, markers=1)
+            self.list_block(index, markers=1)
         elif kind == "blockquote_open":
             self.add_lines(line_map[0], line_map[1], "block_quote")
         elif kind == "fence":
@@ -382,7 +392,7 @@ class _Walker:
             child = self.close[child] + 1 if self.tokens[child].nesting == 1 else child + 1
         return found
 
-    def list(self, index: int, *, markers: int) -> None:
+    def list_block(self, index: int, *, markers: int) -> None:
         for item in self.children(index):
             if self.tokens[item].type == "list_item_open":
                 self.list_item(item, markers=markers)
@@ -413,7 +423,7 @@ class _Walker:
             self.add(start, self.offset(own_stop), "list_item")
         for child in nested:
             child_first = (self.tokens[child].map or (0, 0))[0]
-            self.list(child, markers=markers + 1 if (not own and child_first == first) else 1)
+            self.list_block(child, markers=markers + 1 if (not own and child_first == first) else 1)
 
     def table(self, index: int) -> None:
         headers: tuple[str, ...] | None = None

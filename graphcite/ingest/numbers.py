@@ -101,10 +101,15 @@ def _trie_regex(words: list[str]) -> str:
     return emit(trie)
 
 
-def number_anchor_pattern() -> str:
-    """Regex source that finds number words, scale words and time words (the word anchors)."""
+def number_anchor_pattern(*, lowercase: bool = False) -> str:
+    """Regex source that finds number words, scale words and time words (the word anchors).
+
+    With ``lowercase`` the pattern only knows lowercase spellings: scanning ``text.lower()`` with it
+    (compiled with ``re.ASCII``) is about twice as fast as scanning the text for two spellings.
+    """
     words = [*NUMBER_WORDS, *SCALE_WORDS, "dozen", "half", "quarter", *TIME_UNIT_WORDS]
-    words += [w.capitalize() for w in words]
+    if not lowercase:
+        words += [w.capitalize() for w in words]
     return r"\b" + _trie_regex(sorted(set(words))) + r"\b"
 
 
@@ -310,11 +315,14 @@ def _parse_digits(text: str, pos: int) -> NumberToken | None:
     if match.group("dec"):
         value += float("0" + match.group("dec"))
         integer = False
-    if match.group("exp"):
-        value *= 10 ** int(match.group("exp")[1:])
+    exponent = int(match.group("exp")[1:]) if match.group("exp") else 0
     if match.group("pow"):
-        value *= 10 ** int(match.group("pow")[4:])
+        exponent += int(match.group("pow")[4:])
         integer = False
+    if exponent:
+        if abs(exponent) > 300:
+            return None
+        value *= 10.0 ** exponent
     if match.group("ufrac"):
         value += _UNICODE_FRACTIONS[match.group("ufrac")]
         integer = False
@@ -484,8 +492,10 @@ bit / second|quantity|bps|
 kilobit / second|quantity|kbps Kbps|
 megabit / second|quantity|Mbps mbps|
 gigabit / second|quantity|Gbps gbps|
-degree_Celsius|temperature|°C ºC ℃ °c ºc|celsius celcius centigrade centigrate degree_celsius degrees_celsius deg_celsius deg_c degree_c degrees_c °_c º_c °_celsius º_celsius °celsius degrees_centigrade degree_centigrade
-degree_Fahrenheit|temperature|°F ºF ℉ °f ºf|fahrenheit farenheit fahrenheight degree_fahrenheit degrees_fahrenheit deg_fahrenheit deg_f degree_f degrees_f °_f º_f °_fahrenheit º_fahrenheit °fahrenheit degrees_farenheit degree_farenheit
+degree_Celsius|temperature|°C ºC ℃ °c ºc|celsius celcius centigrade centigrate degree_celsius degrees_celsius deg_celsius deg_c
+degree_Celsius|temperature||degree_c degrees_c °_c º_c °_celsius º_celsius °celsius degrees_centigrade degree_centigrade
+degree_Fahrenheit|temperature|°F ºF ℉ °f ºf|fahrenheit farenheit fahrenheight degree_fahrenheit degrees_fahrenheit deg_fahrenheit deg_f degree_f
+degree_Fahrenheit|temperature||degrees_f °_f º_f °_fahrenheit º_fahrenheit °fahrenheit degrees_farenheit degree_farenheit
 kelvin|temperature|K|kelvin kelvins degrees_kelvin
 degree|angle|° º|degree degrees deg
 radian|quantity|rad|radian radians

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -104,22 +105,39 @@ def _unit_values(doc_text: str, unit: ParsedUnit) -> list[ExtractedValue]:
             header_unit = values.unit_from_header(header) if header else None
             for value in values.extract_values(doc_text[start:end], default_unit=header_unit):
                 shifted = value.shifted(start)
-                if shifted.measured is None and header:
-                    measured = _header_subject(header)
-                    if measured:
-                        from dataclasses import replace
-
-                        shifted = replace(shifted, measured=measured)
+                if header:
+                    shifted = _with_header_meaning(shifted, header)
                 found.append(shifted)
         return found
     return [v.shifted(unit.start) for v in values.extract_values(doc_text[unit.start:unit.end])]
 
 
-def _header_subject(header: str) -> str | None:
-    import re
+_HEADER_ROLES = (
+    (re.compile(r"\b(limit|max(?:imum)?|cap|ceiling|at most|budget)\b", re.I), "limit"),
+    (re.compile(r"\b(target|objective|slo|goal)\b", re.I), "target"),
+    (re.compile(r"\b(observed|measured|actual|peak|seen)\b", re.I), "observed"),
+    (re.compile(r"\b(default)\b", re.I), "default"),
+)
 
+
+def _header_subject(header: str) -> str | None:
     words = re.sub(r"[\(\[].*?[\)\]]", " ", header).strip().lower()
     return words or None
+
+
+def _with_header_meaning(value: ExtractedValue, header: str) -> ExtractedValue:
+    """A table cell's value takes what its column header says: the measured thing and the role."""
+    changes: dict[str, Any] = {}
+    if value.measured is None:
+        measured = _header_subject(header)
+        if measured:
+            changes["measured"] = measured
+    if value.role is None:
+        for pattern, role in _HEADER_ROLES:
+            if pattern.search(header):
+                changes["role"] = role
+                break
+    return replace(value, **changes) if changes else value
 
 
 def prepare_file(found: filesmod.FoundFile) -> PreparedFile:

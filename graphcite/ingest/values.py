@@ -47,6 +47,7 @@ _SP = "[ \u00a0\u202f]"
 _FRACTIONS = "½¼¾⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
 _DIGIT_ANCHOR = re.compile("[0-9" + _FRACTIONS + "]+")
 _WORD_ANCHOR = re.compile(number_anchor_pattern())
+_WORD_ANCHOR_LOWER = re.compile(number_anchor_pattern(lowercase=True), re.ASCII)
 _URL = re.compile(r"(?:https?|ftp)://\S+|www\.\S+")
 _TOKEN_REST = re.compile(r"[\w]*(?:[.:/\-][\w]+)*")
 
@@ -65,8 +66,11 @@ _SPECIAL = re.compile(r"""
 """, re.VERBOSE)
 
 _MONTHS = {m.lower(): i + 1 for i, m in enumerate(
-    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"])}
-_MONTHS.update({"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 10 - 1,
+    [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ])}
+_MONTHS.update({"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
                 "oct": 10, "nov": 11, "dec": 12})
 _MONTH_NAMES = "January|February|March|April|May|June|July|August|September|October|November|December"
 _MONTH_ABBR = "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec"
@@ -81,7 +85,13 @@ _YEAR_PREPS = {"in": "exact", "as of": "exact", "since": "min", "by": "max", "un
                "q2": "exact", "q3": "exact", "q4": "exact", "spring": "exact", "summer": "exact",
                "autumn": "exact", "fall": "exact", "winter": "exact"}
 _IDENTIFIER_LABELS = frozenset(
-    ["section", "sections", "chapter", "chapters", "figure", "fig", "table", "step", "steps", "page", "pages", "line", "lines", "item", "items", "appendix", "article", "clause", "paragraph", "issue", "ticket", "rfc", "iso", "pr", "exercise", "exercises", "nr", "no", "room", "floor", "phase", "stage", "tier", "level", "footnote", "note", "grade", "row", "column", "col", "slide", "verse", "bug", "task", "story", "epic", "case", "cve"])
+    [
+        "section", "sections", "chapter", "chapters", "figure", "fig", "table", "step", "steps", "page",
+        "pages", "line", "lines", "item", "items", "appendix", "article", "clause", "paragraph", "issue",
+        "ticket", "rfc", "iso", "pr", "exercise", "exercises", "nr", "no", "room", "floor", "phase", "stage",
+        "tier", "level", "footnote", "note", "grade", "row", "column", "col", "slide", "verse", "bug",
+        "task", "story", "epic", "case", "cve",
+    ])
 _VERSION_WORDS = frozenset({"version", "ver", "release"})
 _SPECIAL_NEXT = frozenset("-/.:'’")
 _AMPM_FIRST = frozenset("apAP")
@@ -89,7 +99,11 @@ _SPACES = frozenset(" \u00a0\u202f")
 _CURRENCY_BEFORE = frozenset("$€£¥₹₩₽₿₺₪₫₱")
 _REVISION_WORDS = frozenset({"revision", "rev"})
 _CHANGE_VERBS = frozenset(
-    ["went", "rose", "fell", "increased", "decreased", "dropped", "grew", "reduced", "cut", "raised", "changed", "moved", "jumped", "climbed", "declined", "slashed", "lowered", "bumped", "extended", "shortened", "shrank", "improved", "degraded", "doubled", "halved", "up", "down"])
+    [
+        "went", "rose", "fell", "increased", "decreased", "dropped", "grew", "reduced", "cut", "raised",
+        "changed", "moved", "jumped", "climbed", "declined", "slashed", "lowered", "bumped", "extended",
+        "shortened", "shrank", "improved", "degraded", "doubled", "halved", "up", "down",
+    ])
 _TEMPERATURE_CONTEXT = re.compile(r"(?i)temperat|thermostat|\bwarm|\bcold|\bhot\b|\bheat|\bcool|freez|boil|"
                                   r"weather|outside|\boven|fever|celsius|fahrenheit|climate|chill|frost")
 _MONEY_CONTEXT = re.compile(r"(?i)\b(?:profit|revenue|cost|price|paid|pay|fine|fined|sales|income|budget|"
@@ -111,6 +125,8 @@ _AGE_STARTS = (" old", "-old", "\u00a0old", " of age", "  old")
 _RANGE_STARTS = ("-", "–", "—", " -", " –", " —", " to ", " and ", " through ", " thru ", "\u00a0to ", "\u00a0-")
 _COMPOUND_STARTS = (" 0", " 1", " 2", " 3", " 4", " 5", " 6", " 7", " 8", " 9", ", ", " and ", "0", "1", "2", "3",
                     "4", "5", "6", "7", "8", "9")
+_DIGIT_NEXT = re.compile(_SP + r"?\d")
+_YEARS_OLD = re.compile(r"y\.?o\.?(?![A-Za-z])|yo\b")
 _AGE = re.compile(r"(?:" + _SP + r"+|-)old\b|" + _SP + r"+of" + _SP + r"+age\b")
 _AND_HALF = re.compile(_SP + r"+and" + _SP + r"+(?:a" + _SP + r"+)?half\b", re.IGNORECASE)
 _TIME_QUANT = re.compile(
@@ -198,6 +214,7 @@ class _Side:
     counted_noun: str | None = None
     bound: str | None = None
     measured: str | None = None
+    factor: float = 1.0
 
 
 class _Scanner:
@@ -406,29 +423,24 @@ class _Scanner:
         entry, uend, spelled = _lookup_tokens(match)
         if entry is None:
             t1 = match.group("t1")
-            if t1 in ("yo", "y") and sep and re.match(r"y\.?o\.?(?![A-Za-z])", text[match.start("t1"):]):
-                side.unit, side.kind, side.measured = "year", "duration", "age"  # "87 yo"
-                side.end = match.start("t1") + (2 if t1 == "yo" else 4)
+            years_old = _YEARS_OLD.match(text, match.start("t1")) if sep and t1 in ("yo", "y") else None
+            if years_old:  # "87 yo"
+                side.unit, side.kind, side.measured, side.end = "year", "duration", "age", years_old.end()
                 return True
             if len(t1) == 4 and t1[0] in "MK" and t1[1:] in CURRENCY_CODES and t1.isupper():
                 side.kind, side.unit, side.end = "money", t1[1:], match.end("t1")
                 side.value *= 1e6 if t1[0] == "M" else 1e3
                 return True
-            if sep == "" and match.group("t1")[0].isalpha():
-                token = match.group("t1")
-                if token in ("K",):
-                    return True
-                self.skip_token(side.num_end)
+            if sep == "" and t1[0].isalpha() and t1 != "K":
+                self.skip_token(side.num_end)  # "3x", "5G", "2FA": the number is part of a word
                 return False
-            if sep == "" and match.group("t1") in ('"', "$"):
-                pass
             return True
         if sep and sep[-1] in _CLOSERS:
             if uend < len(text) and text[uend] == _CLOSERS[sep[-1]] and spelled.count(" ") == 0:
                 uend += 1
             else:
                 return True
-        if sep == "-" and entry.kind not in ("duration", "quantity", "money", "angle") :
+        if sep == "-" and entry.kind not in ("duration", "quantity", "money", "angle"):
             return True
         if uend < len(text) and text[uend] in "-_" and uend + 1 < len(text) and text[uend + 1].isdigit():
             return True
@@ -438,7 +450,7 @@ class _Scanner:
         if spelled in ("K",) and sep == "":
             return True
         if kind == "money":
-            if spelled in CURRENCY_SYMBOLS and re.match(_SP + r"?\d", text[uend:uend + 2]):
+            if spelled in CURRENCY_SYMBOLS and _DIGIT_NEXT.match(text, uend):
                 return True  # "1 $10": the symbol belongs to the next number
             return self.money_suffix(side, entry, uend)
         if unit == "pound" and _is_money_pounds(text, side, uend):
@@ -473,8 +485,9 @@ class _Scanner:
         return True
 
     def money_suffix(self, side: _Side, entry: UnitEntry, uend: int) -> bool:
+        """A currency after the number ("12 dollars", "50 cents", "75 USD million", "3 dollars 50 cents")."""
         text = self.text
-        side.kind, side.unit, side.end = "money", entry.unit, uend
+        side.kind, side.unit, side.end, side.factor = "money", entry.unit, uend, entry.factor
         side.value *= entry.factor
         scale = _SCALE_WORD_AFTER.match(text, uend) if not side.token.scaled else None
         if scale:  # "75 USD million"
@@ -579,13 +592,7 @@ class _Scanner:
         unit = first.unit or second.unit
         kind = first.kind or second.kind
         if first.unit is None and second.unit is not None and first.currency is None:
-            first.value *= 1.0  # "3 to 5 days": the unit after the second number applies to both
-            if second.kind == "money" and second.unit and second.currency is None:
-                entry = None
-                for spelled in (text[second.num_end:second.end].strip(),):
-                    entry = _entry_for(spelled)
-                if entry is not None and entry.factor != 1.0:
-                    first.value *= entry.factor
+            first.value *= second.factor  # "3 to 5 cents": the second number's unit applies to both
         start = first.start
         if lw in ("between", "from") and left_start >= self.floor:
             start = left_start
@@ -725,7 +732,7 @@ class _Scanner:
 
     def revision(self, start: int, pos: int) -> None:
         text = self.text
-        match = re.compile(r"\d+").match(text, pos)
+        match = _DIGITS_ONLY.match(text, pos)
         if match is None or start < self.floor:
             self.skip_token(pos)
             return
@@ -749,7 +756,7 @@ class _Scanner:
                     self.emit(ws, token.end, value, unit=word, kind="money")
                     return
             if word in ("Q", "q"):
-                match = re.compile(r"([1-4])" + _SP + r"+(\d{4})(?![\w])").match(text, pos)
+                match = _QUARTER_YEAR.match(text, pos)
                 if match:
                     year, q = int(match.group(2)), int(match.group(1))
                     first = dt.date(year, 3 * q - 2, 1)
@@ -858,6 +865,8 @@ class _Scanner:
         self.emit(start, end, magnitude, unit=unit, kind="duration", bound=bound, measured=measured)
 
 
+_DIGITS_ONLY = re.compile(r"\d+")
+_QUARTER_YEAR = re.compile(r"([1-4])" + _SP + r"+(\d{4})(?![\w])")
 _VERSION_NUMBER = re.compile(r"\d+(?:\.\d+){0,3}(?![\w])|\d+(?:\.\d+){0,3}(?=[-+][0-9A-Za-z])")
 _MONTH_NAMES_SET = frozenset(_MONTH_NAMES.split("|"))
 _MONTH_ABBR_SET = frozenset(_MONTH_ABBR.split("|"))
@@ -883,8 +892,8 @@ def _line_start(text: str, pos: int) -> int:
 def _one_is_number(text: str, pos: int, wend: int) -> bool:
     """Is this "one" a count ("one attempt", "one hour") rather than a pronoun ("this one", "one of")?"""
     prev, _ = prev_word(text, pos)
-    if prev and prev.lower() in ("no", "any", "every", "some", "each", "this", "that", "which", "the", "no-",
-                                 "someone", "anyone", "only", "last", "next", "another"):
+    if prev and prev.lower() in ("no", "any", "every", "some", "each", "this", "that", "which", "the",
+                                 "only", "last", "next", "another"):
         return False
     nxt = text[wend:wend + 8].lower()
     return not nxt.startswith((" of", " another", " or ", " and", " by", " at a", " day,", " to "))
@@ -948,7 +957,11 @@ def extract_values(text: str, *, default_unit: str | None = None) -> list[Extrac
     if not text:
         return []
     digits = [(m.start(), 0, m.end()) for m in _DIGIT_ANCHOR.finditer(text)]
-    words = [(m.start(), 1, m.end()) for m in _WORD_ANCHOR.finditer(text)]
+    lowered = text.lower()
+    if len(lowered) == len(text):  # offsets carry over (a few characters lengthen when lowercased)
+        words = [(m.start(), 1, m.end()) for m in _WORD_ANCHOR_LOWER.finditer(lowered)]
+    else:
+        words = [(m.start(), 1, m.end()) for m in _WORD_ANCHOR.finditer(text)]
     if not digits and not words:
         return []
     anchors = sorted(digits + words) if words and digits else digits or words
@@ -971,8 +984,8 @@ def extract_values(text: str, *, default_unit: str | None = None) -> list[Extrac
                 scanner.at_word(pos, anchor_end)
             else:
                 scanner.at_digit(pos, anchor_end)
-        except (ValueError, OverflowError, ZeroDivisionError, IndexError):
-            scanner.floor = max(scanner.floor, pos + 1)
+        except (ValueError, OverflowError, ZeroDivisionError, IndexError):  # pragma: no cover - last resort
+            scanner.floor = max(scanner.floor, pos + 1)  # a malformed number never stops ingest
     return scanner.out
 
 

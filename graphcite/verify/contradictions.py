@@ -21,11 +21,12 @@ from graphcite.verify.evidence import negation_of
 from graphcite.verify.lexical import lexical_score, support_terms
 from graphcite.verify.resolve import ResolvedCitation
 from graphcite.verify.rules.quantity import claim_values, comparable
+from graphcite.verify.rules.scope import named_entities
 
 __all__ = ["find_contradictions", "unit_conflicts"]
 
 CANDIDATES_PER_PART = 12
-MIN_SUBJECT_OVERLAP = 0.6
+MIN_SUBJECT_OVERLAP = 0.75
 
 
 def _numberless(text: str, values: Sequence[ExtractedValue]) -> str:
@@ -35,25 +36,46 @@ def _numberless(text: str, values: Sequence[ExtractedValue]) -> str:
 
 
 def _value_from_row(row: dict[str, Any]) -> ExtractedValue:
-    return ExtractedValue(start=0, end=0, surface=row["surface"], magnitude=row["magnitude"], unit=row["unit"],
+    offset = row["unit_start"]
+    return ExtractedValue(start=row["start"] - offset, end=row["end"] - offset, surface=row["surface"], magnitude=row["magnitude"], unit=row["unit"],
                           dimensionality=row["dimensionality"], kind=row["kind"], counted_noun=row["counted_noun"],
                           bound=row["bound"], low=row["low"], high=row["high"], role=row["role"],
                           measured=row["measured"])
 
 
+def _sentence_around(text: str, value: ExtractedValue) -> str:
+    """The sentence (or table row) of ``text`` holding the value at unit-relative offsets."""
+    start = max(text.rfind(". ", 0, value.start), text.rfind("\n", 0, value.start), text.rfind("; ", 0, value.start))
+    ends = [i for i in (text.find(". ", value.end), text.find("\n", value.end), text.find("; ", value.end)) if i != -1]
+    return text[start + 1: min(ends) if ends else len(text)]
+
+
 def unit_conflicts(part: AtomicClaim, unit_text: str, unit_values: Sequence[ExtractedValue]) -> str | None:
-    """Why a unit contradicts the part (value or polarity), or None."""
+    """Why a unit contradicts the part (value or polarity), or None.
+
+    Precision first: the disagreeing value must sit in a sentence about the same subject (most of the
+    claim's content terms, every name it uses) and be the only comparable value there.
+    """
     mine = claim_values(part)
     subject_text = _numberless(part.text, part.values)
     if lexical_score(subject_text, unit_text) < MIN_SUBJECT_OVERLAP:
         return None
+    names = {n.lower() for n in named_entities(part.text, initial=True)}
     for value in mine:
+        if value.kind in {"number", "date"}:
+            continue
         same = [v for v in unit_values if comparable(value, v) and v.kind == value.kind
-                and (not value.counted_noun or v.counted_noun == value.counted_noun)
+                and v.counted_noun == value.counted_noun
                 and (not value.measured or not v.measured or v.measured == value.measured)
-                and (value.role or None) == (v.role or None)]
-        if same and not any(values_agree(value, v) for v in same):
-            return f"says {same[0].surface!r} where the claim says {value.surface!r}"
+                and not ({value.role, v.role} >= {"observed"} and value.role != v.role)]
+        if len(same) != 1 or values_agree(value, same[0]):
+            continue
+        sentence = _sentence_around(unit_text, same[0])
+        if lexical_score(subject_text, sentence) < MIN_SUBJECT_OVERLAP:
+            continue
+        if any(name not in sentence.lower() for name in names):
+            continue
+        return f"says {same[0].surface!r} where the claim says {value.surface!r}"
     if not mine and lexical_score(part.text, unit_text) >= 0.8 and bool(negation_of(unit_text)) != part.negated:
         return "states the opposite polarity"
     return None
@@ -107,7 +129,8 @@ def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicC
     unit_ids = sorted({c["unit_id"] for c in candidates})
     store.with_ids("_gc_cand_units", unit_ids)
     try:
-        value_rows = store.rows("SELECT t.* FROM typed_value t JOIN _gc_cand_units c ON c.id = t.unit_id "
+        value_rows = store.rows("SELECT t.*, u.start AS unit_start FROM typed_value t "
+                                "JOIN _gc_cand_units c ON c.id = t.unit_id JOIN evidence_unit u ON u.unit_id = t.unit_id "
                                 "ORDER BY t.unit_id, t.start")
         superseded = {r["to_key"]: r["from_key"] for r in store.rows("""
             SELECT l.to_key, min(l.from_key) AS from_key FROM source_link l

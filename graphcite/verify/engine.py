@@ -64,10 +64,22 @@ def _active_rules(config: VerifierConfig) -> list[Any]:
     return [r for code, r in sorted(RULES.items()) if code not in disabled and r.symbol not in config.disabled_rules]
 
 
+def _lexical_text(claim: AtomicClaim, config: VerifierConfig) -> str:
+    """The claim text the lexical test reads: with the rules active, numbers are the quantity rules'
+    job (14 days must meet 2 weeks), so value surfaces are blanked out; the baseline keeps them."""
+    if config.lexical_only or not claim.values:
+        return claim.text
+    text = claim.text
+    for value in sorted(claim.values, key=lambda v: -v.start):
+        if 0 <= value.start < value.end <= len(text) and text[value.start:value.end] == value.surface:
+            text = text[:value.start] + " " + text[value.end:]
+    return text
+
+
 def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig,
                   index: int = 0) -> CitationVerdict:
     """Judge one atomic claim against one valid piece of evidence: judge first, then every rule."""
-    verdict = judge(claim.text, evidence.envelope, config)
+    verdict = judge(_lexical_text(claim, config), evidence.envelope, config)
     findings = [Finding("GC201", "lexical-support", "pass" if verdict.label == "supports" else "fail",
                         verdict.rationale + (f"; {verdict.fallback}" if verdict.fallback else ""),
                         None if verdict.label == "supports" else verdict.label)]
@@ -148,19 +160,6 @@ def _verify_part(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config
                 verdicts[index].findings.append(Finding("GC951", "joint-support", "pass",
                                                         f"supports jointly with {names}"))
             note = f"supported jointly by citations {names}"
-    if len(resolved) > 1 and not config.lexical_only:
-        claim_terms = support_terms(part.text)
-        for index, cit in enumerate(resolved):
-            if not cit.valid or cit.evidence is None:
-                continue
-            own = support_terms(cit.evidence.envelope) & claim_terms
-            others: set[str] = set()
-            for j, other in enumerate(resolved):
-                if j != index and other.valid and other.evidence:
-                    others |= support_terms(other.evidence.envelope) & claim_terms
-            if own <= others and any(verdicts[j].relation == "supports" for j in range(len(resolved)) if j != index):
-                verdicts[index].findings.append(Finding("GC952", "citation-adds-nothing", "fail",
-                                                        "every claim term it covers is covered by another citation"))
     status = _part_status(part, verdicts, resolved, contradicting)
     return PartVerdict(part, status, verdicts, contradicting, note)
 
@@ -240,6 +239,13 @@ def _claim_dict(index: int, claim: InputClaim, resolved: Sequence[ResolvedCitati
                 parts: list[PartVerdict]) -> dict[str, Any]:
     status = _claim_status(parts)
     citations = [_citation_dict(i, cit, [p.citations[i] for p in parts]) for i, cit in enumerate(resolved)]
+    helpful = {i for p in parts for v in p.citations if v.relation == "supports" for i in [v.index]}
+    if helpful and len(resolved) > 1:
+        for i, cit in enumerate(resolved):
+            if cit.valid and i not in helpful:
+                citations[i]["findings"].append(Finding(
+                    "GC952", "citation-adds-nothing", "fail",
+                    "supports no part of the claim, alone or jointly, while other citations do").as_dict())
     seen: set[str] = set()
     contradicting = []
     for part in parts:

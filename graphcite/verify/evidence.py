@@ -17,6 +17,7 @@ from graphcite.models import ExtractedValue
 __all__ = [
     "CONDITION_RE",
     "Evidence",
+    "clause_for",
     "conditions_of",
     "evidence_from_text",
     "link_family",
@@ -32,14 +33,14 @@ CONDITION_RE = re.compile(
     r"except(?: for| when)?|after(?= (?:a|an|the|it|its|every|each|one|two|three|\w+ed\b)))\b([^,;.]*)",
     re.IGNORECASE)
 _MODALITY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("must-not", re.compile(r"\b(must not|mustn't|shall not|may not|is not allowed to|are not allowed to|"
-                            r"is forbidden|are forbidden|is prohibited|never)\b", re.I)),
+    ("must-not", re.compile(r"\b(must not|mustn't|shall not|may not|is not allowed|are not allowed|"
+                            r"is forbidden|are forbidden|is prohibited|are prohibited)\b", re.I)),
     ("must", re.compile(r"\b(must|shall|is required to|are required to|has to|have to|is mandatory)\b", re.I)),
     ("should", re.compile(r"\b(should|ought to|is recommended|are recommended|we recommend)\b", re.I)),
     ("proposed", re.compile(r"\b(propose|proposes|proposed|proposal|suggests?|suggested)\b", re.I)),
     ("considered", re.compile(r"\b(considered|considering|evaluated|explored|discussed|investigated)\b", re.I)),
     ("planned", re.compile(r"\b(plans? to|planned|will|scheduled to|intends? to|roadmap)\b", re.I)),
-    ("may", re.compile(r"\b(may|might|could|is allowed to|are allowed to|is permitted to|are permitted to|"
+    ("may", re.compile(r"\b(may|might|could|is allowed|are allowed|is permitted|are permitted|"
                        r"optionally)\b", re.I)),
     ("can", re.compile(r"\b(can|is able to|are able to)\b", re.I)),
     ("completed", re.compile(r"\b(shipped|completed|rolled out|launched|released|went live|was deployed|"
@@ -98,6 +99,26 @@ def conditions_of(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_CLAUSE_SPLIT = re.compile(r"\s*(?:;|:|,\s*(?:and|but|so|while|whereas)\b|\band\b(?=\s+(?:the|a|an|it|they|\w+s)\b))\s*",
+                           re.IGNORECASE)
+
+
+@lru_cache(maxsize=65_536)
+def clause_for(quote: str, claim_text: str) -> str:
+    """The clause of ``quote`` that shares most content terms with the claim (for polarity and modality).
+
+    "X is not a timeout and may be retried" holds two clauses; the negation of one says nothing about
+    the other.
+    """
+    from graphcite.verify.lexical import support_terms
+
+    clauses = [c for c in _CLAUSE_SPLIT.split(quote) if c and c.strip()]
+    if len(clauses) < 2:
+        return quote
+    wanted = support_terms(claim_text)
+    return max(clauses, key=lambda c: (len(support_terms(c) & wanted), -clauses.index(c)))
+
+
 def link_family(connective: str | None) -> str | None:
     """The family (causal, temporal, comparative, concessive) of a claim connective."""
     if not connective:
@@ -129,16 +150,31 @@ class Evidence:
     superseded_by: tuple[tuple[str, str | None], ...] = ()
     source_text: str | None = None
     effective: str | None = None
+    block_type: str = "paragraph"
+    table_headers: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def envelope(self) -> str:
-        """Quote plus heading path and title: the text lexical support may draw on."""
-        return " ".join([self.quote, *self.heading_path, self.title or ""])
+        """Quote plus heading path, table headers, code symbol and title: what lexical support may use."""
+        symbol = (self.symbol or "").replace("_", " ").replace(".", " ")
+        return " ".join([self.quote, *self.heading_path, *self.table_headers, symbol, self.title or ""])
 
     @property
     def negation(self) -> str | None:
+        if self.block_type == "table_row":
+            return None  # "no" in a yes/no column is a value, not a negation
         return negation_of(self.quote)
+
+    def negation_for(self, claim_text: str) -> str | None:
+        """Negation cue of the clause that talks about the claim."""
+        if self.block_type == "table_row":
+            return None
+        return negation_of(clause_for(self.quote, claim_text))
+
+    def modality_for(self, claim_text: str) -> tuple[str, str | None]:
+        """Modality of the clause that talks about the claim."""
+        return modality_of(clause_for(self.quote, claim_text))
 
     @property
     def modality(self) -> tuple[str, str | None]:

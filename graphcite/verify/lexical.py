@@ -29,7 +29,11 @@ _WEAK = frozenset({"time", "times"})
 def support_terms(text: str) -> frozenset[str]:
     """Normalised content terms of ``text`` (number words as digits, separators dropped)."""
     out = set()
-    for term in content_terms(text):
+    terms = content_terms(text)
+    for term in list(terms):
+        if "." in term or "-" in term:
+            terms.extend(content_terms(term.replace(".", " ").replace("-", " ")))
+    for term in terms:
         term = NUMBER_WORDS.get(term, term)
         if term.replace(",", "").replace(".", "", 1).isdigit():
             term = term.replace(",", "")

@@ -256,7 +256,9 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
         symbol=cit.symbol, page=cit.page, revision_id=revision["revision_id"],
         is_current_revision=revision["revision_id"] == source["current_revision"], values=quote_values,
         context_values=context_values, superseded_by=superseded, source_text=revision["text"],
-        effective=str(revision["effective"]) if revision["effective"] else None)
+        effective=str(revision["effective"]) if revision["effective"] else None,
+        block_type=primary["block_type"],
+        table_headers=tuple(json.loads(primary["table_headers_json"])) if primary["table_headers_json"] else ())
     return cit
 
 

@@ -394,6 +394,19 @@ def test_unknown_spacy_model_is_a_clean_error() -> None:
     assert info.value.where == "--spacy-model"
 
 
+def test_named_pipeline_is_used_when_given(tmp_path: Path) -> None:
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
+    nlp.initialize()
+    nlp.to_disk(tmp_path / "pipeline")
+    text = "The scheduler retries idempotent adapters three times and sends uncertain deliveries to manual review."
+    with_model = decompose(text, model=str(tmp_path / "pipeline"))
+    assert with_model == decompose(text)
+    assert len(with_model) == 2
+
+
 _WORDS = st.sampled_from([
     "The", "scheduler", "retries", "not", "no", "never", "and", "but", ",", ".", "if", "unless", "because", "so",
     "therefore", "than", "more", "after", "before", "the", "adapter", "X", "3", "times", "must", "was", "will", "(",

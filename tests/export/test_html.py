@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -82,7 +83,7 @@ def test_landmarks_and_heading_order(tree: Any) -> None:
     assert tree.xpath("/html/@lang") == ["en"]
     assert len(tree.xpath("//main")) == 1 and len(tree.xpath("//h1")) == 1
     levels = [int(h.tag[1]) for h in tree.iter("h1", "h2", "h3", "h4")]
-    assert all(b - a <= 1 for a, b in zip(levels, levels[1:], strict=False))
+    assert all(b - a <= 1 for a, b in itertools.pairwise(levels))
     ids = tree.xpath("//@id")
     assert len(ids) == len(set(ids))
 

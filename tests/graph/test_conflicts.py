@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,6 @@ def test_sentence_spans(text: str) -> None:
     for start, end in spans:
         assert 0 <= start < end <= len(text)
         assert text[start:end].strip() == text[start:end]
-    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
     # nothing but whitespace is left between or around the sentences
     assert re.sub(r"\s", "", "".join(text[s:e] for s, e in spans)) == re.sub(r"\s", "", text)

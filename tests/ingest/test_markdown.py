@@ -282,7 +282,7 @@ _FUZZ = st.text(alphabet=st.sampled_from(list("ab #>-*+=_`~|:[]()!<\\/1.)\t \n\r
                 max_size=200)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(markdown_documents())
 def test_property_units_valid_on_built_documents(text: str) -> None:
     assert_units_valid(markdown.parse(text, where="p.md"))
@@ -302,7 +302,7 @@ def _token_shape(tokens: list) -> list[tuple]:
     return [(t.type, t.map, t.level, t.nesting, t.markup, t.info, t.hidden) for t in tokens]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(markdown_documents(), _FUZZ))
 def test_property_fast_paragraph_rule_gives_the_stock_blocks(text: str) -> None:
     fast = markdown.markdown_parser(fast=True).parse(text)
@@ -338,3 +338,14 @@ def test_large_document_parses_in_linear_time() -> None:
     elapsed = time.process_time() - started
     assert len(doc.units) == 7 * (1_000_000 // len(section))
     assert elapsed < 8.0, f"1 MB took {elapsed:.1f} s of CPU"
+
+
+def test_a_fence_left_open_over_many_pieces_is_parsed_in_linear_time() -> None:
+    text = "Intro paragraph.\n\n```\n" + "".join(f"Line {i} of code\n\n" for i in range(3000))
+    started = time.process_time()
+    pieces = markdown._parse_body(text, 0, chunk_chars=10)
+    elapsed = time.process_time() - started
+    whole = markdown._parse_body(text, 0, chunk_chars=10**9)
+    assert pieces.units == whole.units
+    assert [u.block_type for u in whole.units] == ["paragraph", "code"]
+    assert elapsed < 5.0, f"{elapsed:.1f} s: pieces are being re-parsed quadratically"

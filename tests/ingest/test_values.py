@@ -484,9 +484,10 @@ def test_never_raises_on_arbitrary_text(text: str) -> None:
 @given(st.sampled_from(_SNIPPETS[:21]), st.text(alphabet="abc ,.", max_size=20), st.text(alphabet="abc ,.",
                                                                                         max_size=20))
 def test_offsets_shift_with_the_text_around(snippet: str, before: str, after: str) -> None:
+    """A value read alone is read the same, at shifted offsets, after a sentence boundary."""
     alone = extract_values(snippet)
-    embedded = extract_values(f"{before} {snippet} {after}")
-    shift = len(before) + 1
+    embedded = extract_values(f"{before}. {snippet} {after}")
+    shift = len(before) + 2
     alone_spans = {(v.start + shift, v.end + shift, v.magnitude, v.unit) for v in alone}
     embedded_spans = {(v.start, v.end, v.magnitude, v.unit) for v in embedded}
     assert alone_spans <= embedded_spans or not alone

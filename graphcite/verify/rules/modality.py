@@ -8,14 +8,16 @@ from graphcite.verify.registry import rule
 
 __all__ = ["COMPATIBLE"]
 
+_SCOPE_KINDS = frozenset({"contract", "registry", "manifest"})
+
 # claim modality -> evidence modalities that entitle it
 COMPATIBLE: dict[str, frozenset[str]] = {
-    "asserted": frozenset({"asserted", "completed", "can"}),
+    "asserted": frozenset({"asserted", "completed"}),
     "completed": frozenset({"completed", "asserted"}),
     "must": frozenset({"must"}),
     "must-not": frozenset({"must-not"}),
     "should": frozenset({"should", "must"}),
-    "may": frozenset({"may", "can", "must", "should"}),
+    "may": frozenset({"may", "can", "must", "should", "asserted", "completed"}),
     "can": frozenset({"can", "may", "asserted", "completed"}),
     "considered": frozenset({"considered", "proposed", "planned"}),
     "proposed": frozenset({"proposed", "considered"}),
@@ -34,11 +36,15 @@ def modality_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     "May retry" does not entitle "retries"; a feature that was considered or proposed was not
     shipped. The claim's modality must be entitled by the evidence's.
     """
+    if claim.connective:
+        return None
     mine = claim.modality or "asserted"
-    theirs, cue = evidence.modality
+    theirs, cue = evidence.modality_for(claim.text)
     allowed = COMPATIBLE.get(mine, frozenset({mine}))
     if theirs in allowed:
         return ""
-    if mine == "must-not" and claim.negated and theirs == "must" and evidence.negation:
+    if mine == "must-not" and claim.negated and theirs == "must" and evidence.negation_for(claim.text):
         return ""
+    if mine == "asserted" and claim.negated and theirs == "must-not" and evidence.kind in _SCOPE_KINDS:
+        return ""  # a contract that forbids it defines what the component does
     return f"claim is {mine}, evidence is {theirs}" + (f" ({cue!r})" if cue else "")

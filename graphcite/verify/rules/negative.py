@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from graphcite.models import AtomicClaim
-from graphcite.verify.evidence import Evidence
+from graphcite.verify.evidence import Evidence, negation_of
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import rule
 from graphcite.verify.rules.polarity import states_predicate
@@ -11,6 +13,7 @@ from graphcite.verify.rules.polarity import states_predicate
 __all__ = ["SCOPE_KINDS"]
 
 SCOPE_KINDS = frozenset({"contract", "registry", "manifest"})
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @rule("GC701", "negative-by-absence", family="negative", effect="insufficient",
@@ -26,14 +29,17 @@ def negative_by_absence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     if not claim.negated:
         return None
-    if evidence.negation:
+    if evidence.negation_for(claim.text) or evidence.status in {"rejected", "forbidden"}:
         return ""
-    if states_predicate(claim, evidence):
-        return None  # the evidence asserts the positive: polarity contradicts
+    if evidence.modality_for(claim.text)[0] == "must-not":
+        return ""
     if evidence.kind in SCOPE_KINDS and evidence.source_text is not None:
         wanted = support_terms(claim.object or claim.text) - support_terms(claim.subject or "")
-        present = wanted & support_terms(evidence.source_text)
-        if wanted and not present:
-            return ""
-        return f"the {evidence.kind} mentions {', '.join(sorted(present)) or 'the subject'}"
+        affirmed = " ".join(s for s in _SENTENCE.split(evidence.source_text) if not negation_of(s))
+        present = wanted & support_terms(affirmed)
+        if wanted - present:
+            return ""  # the specific thing is not listed by a source that lists everything
+        return f"the {evidence.kind} lists {', '.join(sorted(present)) or 'the subject'}"
+    if states_predicate(claim, evidence):
+        return None  # the evidence asserts the positive: polarity contradicts
     return "the evidence does not state the negation; absence is not evidence"

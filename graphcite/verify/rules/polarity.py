@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from graphcite.ingest.nlp import lemma
 from graphcite.models import AtomicClaim
-from graphcite.verify.evidence import Evidence
+from graphcite.verify.evidence import Evidence, clause_for
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import rule
+from graphcite.verify.rules.common import same_predicate, word_lemmas
+
+_LIGHT = frozenset({"not", "no", "never", "do", "does", "did", "be", "is", "are", "was", "were", "have", "has",
+                    "had", "use", "used", "make", "get", "can", "could", "may", "must", "should", "will"})
 
 __all__ = ["states_predicate"]
 
@@ -15,13 +19,14 @@ def states_predicate(claim: AtomicClaim, evidence: Evidence) -> bool:
     """Whether the evidence talks about the claim's predicate (so its polarity bears on the claim)."""
     if not claim.predicate:
         return True
-    terms = support_terms(evidence.quote)
+    clause = clause_for(evidence.quote, claim.text)
     words = [lemma(w) for w in claim.predicate.split() if w.isalpha()]
-    words = [w for w in words if w not in {"not", "no", "never", "do", "does", "be", "have"}]
+    words = [w for w in words if w not in _LIGHT]
     if not words:
         obj = support_terms(claim.object or "")
-        return bool(obj & terms) if obj else True
-    return any(w in terms for w in words)
+        return bool(obj & support_terms(clause)) if obj else True
+    terms = word_lemmas(clause)
+    return any(same_predicate(w, terms) for w in words)
 
 
 @rule("GC401", "negation-mismatch", family="polarity", effect="contradicts",
@@ -35,11 +40,15 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     Lexical overlap is blind to "not": "retries" and "does not retry" share every content word.
     Negation inside a condition ("unless it is not idempotent") does not count.
     """
-    theirs = evidence.negation
+    if claim.connective:
+        return None  # a link claim's sides are checked as their own parts
+    theirs = evidence.negation_for(claim.text)
     if bool(claim.negated) == bool(theirs):
         return ""
     if not states_predicate(claim, evidence):
         return None  # the evidence is silent on the predicate: the negative-claim rule decides
+    if claim.negated and evidence.kind in {"contract", "registry", "manifest"}:
+        return None  # a scope-defining source: the negative-claim rule decides
     if claim.negated:
         return f"claim is negated ({claim.negation_cue!r}), evidence is not"
     return f"evidence is negated ({theirs!r}), claim is not"

@@ -2,27 +2,65 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
+from graphcite.ingest.nlp import lemma
 from graphcite.ingest.values import values_agree
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
+from graphcite.verify.rules.common import is_year, word_lemmas
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
+_ARTICLE_ONES = frozenset({"one", "a", "an", "single", "1"})
 
 __all__ = ["claim_values", "comparable", "evidence_values"]
 
 _IGNORED_KINDS = frozenset({"date"})
 
 
+def _keep(value: ExtractedValue) -> bool:
+    return value.kind not in _IGNORED_KINDS and not is_year(value)
+
+
 def claim_values(claim: AtomicClaim) -> list[ExtractedValue]:
-    """The claim's values that quantity rules compare (dates are left to the time rules)."""
-    return [v for v in claim.values if v.kind not in _IGNORED_KINDS]
+    """The claim's values that quantity rules compare (dates and years are left to the time rules).
+
+    "Three times" counts whatever the predicate does: "retries ... three times" counts retries.
+    """
+    out = []
+    for value in claim.values:
+        if not _keep(value):
+            continue
+        if value.counted_noun in {"time", "times"} and claim.predicate:
+            verb = [lemma(w) for w in claim.predicate.split() if w.isalpha()]
+            if verb:
+                value = replace(value, counted_noun=verb[-1])
+        out.append(value)
+    return out
 
 
 def evidence_values(evidence: Evidence) -> list[ExtractedValue]:
     """Values in the quote; the enclosing unit's values when the quote itself has none."""
-    found = [v for v in evidence.values if v.kind not in _IGNORED_KINDS]
+    found = [v for v in evidence.values if _keep(v)]
     if found:
         return found
-    return [v for v in evidence.context_values if v.kind not in _IGNORED_KINDS]
+    return [v for v in evidence.context_values if _keep(v)]
+
+
+def _window(text: str, value: ExtractedValue, before: int = 5, after: int = 3) -> frozenset[str]:
+    """Lemmas of the words around a value (five before, three after): what it counts."""
+    left = _WORD.findall(text[:value.start])[-before:]
+    right = _WORD.findall(text[value.end:])[:after]
+    return word_lemmas(" ".join(left + right))
+
+
+def _noun_matches(noun: str | None, text: str, value: ExtractedValue) -> bool:
+    if not noun or noun in {"time", "times"}:
+        return True
+    words = _window(text, value)
+    return noun in words or lemma(noun) in words
 
 
 def comparable(a: ExtractedValue, b: ExtractedValue) -> bool:
@@ -36,12 +74,23 @@ def comparable(a: ExtractedValue, b: ExtractedValue) -> bool:
 
 def _agree(a: ExtractedValue, b: ExtractedValue) -> bool:
     if a.kind in {"version", "revision"}:
-        return a.surface.lower().lstrip("v") == b.surface.lower().lstrip("v") or a.magnitude == b.magnitude
+        return _digits(a) == _digits(b) or a.magnitude == b.magnitude
     return bool(values_agree(a, b))
 
 
+def _digits(value: ExtractedValue) -> str:
+    return re.sub(r"[^0-9.]", "", value.surface).strip(".")
+
+
+def _version_word(value: ExtractedValue) -> str:
+    found = re.match(r"[A-Za-z]+", value.surface.strip())
+    return found.group(0).lower() if found else "v"
+
+
 def _nouns_clash(a: ExtractedValue, b: ExtractedValue) -> bool:
-    return bool(a.counted_noun and b.counted_noun and a.counted_noun != b.counted_noun)
+    if not (a.counted_noun and b.counted_noun) or "time" in {a.counted_noun, b.counted_noun}:
+        return False
+    return a.counted_noun != b.counted_noun
 
 
 def _describe(v: ExtractedValue) -> str:
@@ -67,7 +116,8 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     problems = []
     for value in mine:
         same_thing = [e for e in theirs if comparable(value, e) and not _nouns_clash(value, e)
-                      and not (value.measured and e.measured and value.measured != e.measured)]
+                      and _related(value.measured, e.measured)
+                      and (value.kind not in {"version", "revision"} or _version_word(value) == _version_word(e))]
         if not same_thing or any(_agree(value, e) for e in same_thing):
             continue
         problems.append(f"claim says {_describe(value)}, evidence says "
@@ -84,18 +134,21 @@ def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     Three attempts are two retries; three status queries are not three deliveries. A count is only
     evidence for a count of the same noun.
     """
-    mine = [v for v in claim_values(claim) if v.counted_noun]
-    theirs = [v for v in evidence_values(evidence) if v.counted_noun]
+    mine = [v for v in claim_values(claim) if v.counted_noun and v.kind == "count"]
+    theirs = [v for v in evidence_values(evidence) if v.kind == "count"]
     if not mine or not theirs:
         return None
+    text = evidence.quote if evidence.values else evidence.context
     problems = []
     for value in mine:
-        if any(e.counted_noun == value.counted_noun for e in theirs):
-            continue
         same_number = [e for e in theirs if e.magnitude == value.magnitude]
-        if same_number:
-            problems.append(f"claim counts {value.counted_noun!r}, evidence counts "
-                            + ", ".join(repr(e.counted_noun) for e in same_number))
+        if not same_number:
+            continue
+        if any(_noun_matches(value.counted_noun, text, e) or
+               (e.counted_noun and _noun_matches(e.counted_noun, claim.text, value)) for e in same_number):
+            continue
+        problems.append(f"claim counts {value.counted_noun!r}, evidence counts "
+                        + ", ".join(repr(e.counted_noun or "something else") for e in same_number))
     return "; ".join(problems)
 
 
@@ -112,13 +165,33 @@ def measured_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     theirs = [v for v in evidence_values(evidence) if v.measured]
     if not mine or not theirs:
         return None
+    evidence_words = word_lemmas(" ".join([evidence.quote, evidence.context, *evidence.heading_path,
+                                           *evidence.table_headers]))
+    claim_words = word_lemmas(claim.text)
     problems = []
     for value in mine:
         same = [e for e in theirs if comparable(value, e) and values_agree(value, e)]
-        if same and all(e.measured != value.measured for e in same):
-            problems.append(f"claim measures {value.measured!r}, evidence measures "
-                            + ", ".join(repr(e.measured) for e in same))
+        if not same or any(_related(value.measured, e.measured) for e in same):
+            continue
+        if _mentions(value.measured, evidence_words) or any(_mentions(e.measured, claim_words) for e in same):
+            continue
+        problems.append(f"claim measures {value.measured!r}, evidence measures "
+                        + ", ".join(repr(e.measured) for e in same))
     return "; ".join(problems)
+
+
+def _related(a: str | None, b: str | None) -> bool:
+    if not a or not b:
+        return True
+    wa, wb = word_lemmas(a), word_lemmas(b)
+    return bool(wa & wb) or any(x[:5] == y[:5] for x in wa for y in wb if len(x) >= 5 and len(y) >= 5)
+
+
+def _mentions(measured: str | None, words: frozenset[str]) -> bool:
+    if not measured:
+        return True
+    return all(any(w == m or (len(m) >= 5 and w[:5] == m[:5]) for w in words) for m in word_lemmas(measured)
+               if len(m) > 2)
 
 
 @rule("GC304", "limit-vs-observed", family="quantity", effect="insufficient",
@@ -136,7 +209,7 @@ def limit_vs_observed(claim: AtomicClaim, evidence: Evidence) -> str | None:
         return None
     problems = []
     for mine, theirs in pairs:
-        claim_role = mine.role or ("observed" if claim.tense == "past" else None)
+        claim_role = mine.role
         if claim_role and theirs.role and claim_role != theirs.role and {claim_role, theirs.role} & {"observed"}:
             problems.append(f"claim {mine.surface!r} is {claim_role}, evidence {theirs.surface!r} is {theirs.role}")
     return "; ".join(problems)
@@ -169,9 +242,11 @@ def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     A passage about retries without a count cannot support "retries five times"; the number came
     from somewhere else.
     """
-    mine = claim_values(claim)
+    mine = [v for v in claim_values(claim) if v.surface.lower() not in _ARTICLE_ONES]
     if not mine:
         return None
     theirs = evidence_values(evidence)
-    missing = [v for v in mine if not any(comparable(v, e) for e in theirs)]
+    envelope = evidence.envelope
+    missing = [v for v in mine if not any(comparable(v, e) for e in theirs)
+               and not (_digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope))]
     return "; ".join(f"no value comparable to {_describe(v)} in the evidence" for v in missing)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
+from functools import lru_cache
+from importlib.resources import files
 
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
@@ -17,9 +21,24 @@ _ENTITY_RE = re.compile(r"\b(?:[A-Z][A-Za-z0-9]*[-_][A-Za-z0-9\-_]+|[A-Z]{2,}[0-
 _UNIVERSAL = frozenset({"all", "every", "any", "each"})
 
 
-def named_entities(text: str) -> set[str]:
-    """Code-like names and proper names in running text (not sentence-initial capitals)."""
-    return {m.group(0) for m in _ENTITY_RE.finditer(text)}
+@lru_cache(maxsize=1)
+def _common_words() -> frozenset[str]:
+    data = json.loads(gzip.decompress(
+        files("spacy_lookups_data").joinpath("data/en_lemma_lookup.json.gz").read_bytes()))
+    return frozenset(k.lower() for k in data) | frozenset(v.lower() for v in data.values())
+
+
+def named_entities(text: str, *, initial: bool = False) -> set[str]:
+    """Code-like names and proper names in running text.
+
+    With ``initial``, any capitalised word that is not a common English word counts too
+    ("Brightway label calls ..."), which is right for strict subject matching.
+    """
+    found = {m.group(0) for m in _ENTITY_RE.finditer(text)}
+    if initial:
+        common = _common_words()
+        found |= {w for w in re.findall(r"\b[A-Z][a-z]{2,}\b", text) if w.lower() not in common}
+    return found
 
 
 @rule("GC501", "lost-condition", family="scope", effect="insufficient",
@@ -35,10 +54,16 @@ def lost_condition(claim: AtomicClaim, evidence: Evidence) -> str | None:
     theirs = evidence.conditions
     if not theirs:
         return None
-    mine = " ".join(claim.conditions) if claim.conditions else ""
-    claim_terms = support_terms(mine or claim.text)
-    lost = [c for c in theirs if not (support_terms(c) and len(support_terms(c) & claim_terms)
-                                      >= max(1, len(support_terms(c)) // 2))]
+    claim_terms = support_terms(claim.text)
+    lost = []
+    for condition in theirs:
+        wanted = support_terms(condition)
+        if not wanted:
+            continue
+        missing = wanted - claim_terms
+        strict = condition.lower().startswith(("only", "unless", "except", "provided"))
+        if (strict and missing) or len(missing) * 3 > len(wanted):
+            lost.append(condition)
     return "; ".join(f"evidence holds only {c!r}" for c in lost)
 
 

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
+from graphcite.verify.rules.common import attributed
+
+_REPORTS_REJECTION = re.compile(r"\b(reject(?:ed|s)?|ruled out|not to implement|do not implement|forbids?|forbidden|"
+                                r"prohibit(?:s|ed)?|turned down|declined|dropped|must not)\b", re.I)
 
 __all__: list[str] = []
 
@@ -37,7 +43,10 @@ def heading_reversal(claim: AtomicClaim, evidence: Evidence) -> str | None:
         return ""
     if evidence.status in {"proposal", "draft"} and (claim.modality in _TENTATIVE or claim.claim_type == "proposal"):
         return ""
-    if evidence.status in {"rejected", "forbidden"} and claim.modality in {"considered", "proposed"}:
+    if evidence.status in {"rejected", "forbidden"} and (
+            claim.modality in {"considered", "proposed"} or _REPORTS_REJECTION.search(claim.text)):
+        return ""
+    if attributed(claim, evidence):
         return ""
     return f"evidence is {evidence.status} under {_where(evidence)}"
 
@@ -57,7 +66,7 @@ def superseded_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     old = evidence.status in _OLD or bool(evidence.superseded_by)
     if not old:
         return ""
-    if claim.tense == "past":
+    if claim.tense == "past" or attributed(claim, evidence):
         return ""
     if evidence.superseded_by:
         by = ", ".join(f"{key}" + (f" (effective {date})" if date else "") for key, date in evidence.superseded_by)

@@ -5,13 +5,16 @@ from __future__ import annotations
 from graphcite.ingest.nlp import lemma
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
-from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import rule
+from graphcite.verify.rules.common import same_predicate, word_lemmas
 
 __all__: list[str] = []
 
 # Light verbs say little on their own; the object then carries the predicate.
 _LIGHT = frozenset({"be", "have", "do", "use", "make", "get", "keep", "take", "give", "go", "state", "say"})
+_AUX = frozenset({"not", "no", "never", "can", "could", "may", "might", "must", "should", "will", "would",
+                  "shall", "be", "is", "are", "was", "were", "been", "being", "does", "did", "has", "had",
+                  "cannot", "now", "still", "also", "only", "automatically"})
 
 
 @rule("GC202", "predicate-not-in-evidence", family="support", effect="mentions",
@@ -23,14 +26,13 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
     "The relay signs payloads" and "the relay forwards payloads" share most content words and differ
     in the one that matters. The predicate (lemmatised) must occur in the quote or its headings.
     """
-    if not claim.predicate:
+    if not claim.predicate or claim.connective or evidence.block_type == "table_row":
         return None
     words = [lemma(w) for w in claim.predicate.split() if w.isalpha()]
-    words = [w for w in words if w not in _LIGHT and w not in {"not", "no", "never"}]
+    words = [w for w in words if w not in _LIGHT and w not in _AUX]
     if not words:
         return None
-    terms = support_terms(evidence.envelope)
-    found = [w for w in words if w in terms]
-    if found:
+    terms = word_lemmas(evidence.envelope)
+    if any(same_predicate(w, terms) for w in words):
         return ""
     return f"the evidence does not say {claim.predicate!r}"

@@ -1,0 +1,98 @@
+"""Small helpers the rule families share: word lemmas, predicate synonyms, attribution, years."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from graphcite.ingest.nlp import lemma
+from graphcite.models import AtomicClaim, ExtractedValue
+from graphcite.verify.evidence import Evidence
+
+__all__ = ["SYNONYMS", "attributed", "is_year", "same_predicate", "word_lemmas"]
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+
+# Predicates that say the same thing in this domain; each word maps to its group.
+_GROUPS = (
+    {"retain", "keep", "store", "hold", "preserve"},
+    {"send", "deliver", "forward", "dispatch", "push"},
+    {"delete", "remove", "purge", "drop", "discard", "expire"},
+    {"reject", "decline", "refuse", "dismiss"},
+    {"allow", "permit", "let", "may", "can"},
+    {"forbid", "prohibit", "ban", "disallow"},
+    {"rise", "increase", "grow", "climb", "peak", "reach", "spike"},
+    {"fall", "decrease", "shrink", "decline"},
+    {"check", "verify", "assert", "test", "exercise", "cover"},
+    {"wait", "delay", "pause", "sleep"},
+    {"rotate", "renew", "replace", "roll"},
+    {"require", "need", "mandate"},
+    {"handle", "process", "treat"},
+    {"hand", "route", "escalate", "pass", "go", "move"},
+    {"request", "ask", "call", "submit"},
+    {"cap", "limit", "bound"},
+    {"make", "perform", "attempt", "try"},
+    {"see", "saw", "observe", "experience", "suffer", "notice"},
+    {"spend", "take", "last"},
+    {"use", "employ", "apply", "adopt"},
+    {"offer", "provide", "support", "expose"},
+    {"give", "grant", "assign"},
+    {"sign", "authenticate"},
+    {"time", "timeout"},
+)
+SYNONYMS: dict[str, frozenset[str]] = {}
+for _group in _GROUPS:
+    for _word in _group:
+        SYNONYMS[_word] = SYNONYMS.get(_word, frozenset()) | frozenset(_group)
+
+
+@lru_cache(maxsize=65_536)
+def word_lemmas(text: str) -> frozenset[str]:
+    """Every word of ``text`` as a lowercase lemma, stopwords included (for predicate matching)."""
+    out = set()
+    for word in _WORD.findall(text.replace("_", " ")):
+        low = word.lower()
+        out.add(low)
+        out.add(lemma(low))
+    return frozenset(out)
+
+
+def same_predicate(word: str, evidence_words: frozenset[str]) -> bool:
+    """Whether a predicate lemma (or a synonym, or a shared 5-letter stem) occurs in the evidence."""
+    if word in evidence_words:
+        return True
+    if SYNONYMS.get(word, frozenset()) & evidence_words:
+        return True
+    stem = word[:5]
+    return len(stem) == 5 and any(w.startswith(stem) for w in evidence_words)
+
+
+_REPORTING = re.compile(r"\b(says?|said|states?|stated|specif(?:y|ies|ied)|records?|recorded|lists?|listed|"
+                        r"notes?|noted|documents?|documented|describes?|described|according to|under|rejected|"
+                        r"proposed|proposes|considered|forbids|forbade|disagree|in the)\b", re.I)
+_ID = re.compile(r"\b[A-Z]{2,}-[0-9][0-9A-Z\-]*\b")
+
+
+def attributed(claim: AtomicClaim, evidence: Evidence) -> bool:
+    """The claim reports what the cited source says ("DR-017 rejected ...", "under the 2022 note ...").
+
+    An attributed claim is about the document, so its status (superseded, rejected) does not reverse it.
+    """
+    text = claim.text
+    if not _REPORTING.search(text):
+        return False
+    title = f"{evidence.title or ''} {evidence.source_key}"
+    ids = set(_ID.findall(text))
+    if ids and any(i.lower() in title.lower() for i in ids):
+        return True
+    title_words = {w for w in word_lemmas(title) if len(w) > 3} - {"note", "notes", "this", "that"}
+    claim_words = word_lemmas(text)
+    doc_nouns = {"note", "decision", "manual", "handbook", "runbook", "contract", "proposal", "registry",
+                 "manifest", "report", "post", "record", "faq", "page"}
+    return bool(claim_words & doc_nouns) and len(title_words & claim_words) >= 1
+
+
+def is_year(value: ExtractedValue) -> bool:
+    """A bare four-digit number between 1900 and 2100 is a year, not a count."""
+    return (value.kind in {"count", "number"} and value.unit is None and value.magnitude is not None
+            and value.surface.isdigit() and len(value.surface) == 4 and 1900 <= value.magnitude <= 2100)
