@@ -142,7 +142,7 @@ _DIGITS = re.compile(r"""
 _SCALE_AFTER = re.compile(r"(?P<sfx>MM|mn|bn|mil|[kKMb])(?![A-Za-z0-9])|(?P<sp>[ \u00a0]+)(?P<word>"
                           r"(?i:hundred|thousand|million|billion|trillion|lakh|crore|bln|tln|dozens?|dzs?|dozs?))\b")
 _SCALE_FIRST = frozenset("kKMmb")
-_SCALE_WORD_FIRST = frozenset("hHtTmMbBlLcCdD")
+_SCALE_WORD_PREFIXES = frozenset(["hu", "th", "mi", "bi", "tr", "la", "cr", "bl", "tl", "do", "dz"])
 _SUFFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "MM": 1e6, "mn": 1e6, "mil": 1e6, "bn": 1e9, "b": 1e9}
 _SHORT_SCALES = {"bln": 1e9, "tln": 1e12}
 _WORD = re.compile(r"[A-Za-z]+")
@@ -340,7 +340,8 @@ def parse_number_at(text: str, pos: int, *, scale: bool = True) -> NumberToken |
     if token is None or not scale or token.end >= len(text):
         return token
     after = text[token.end]
-    if after not in _SCALE_FIRST and not (after in " \u00a0" and text[token.end + 1:token.end + 2] in _SCALE_WORD_FIRST):
+    if after not in _SCALE_FIRST and not (
+            after in " \u00a0" and text[token.end + 1:token.end + 3].lower() in _SCALE_WORD_PREFIXES):
         return token
     match = _SCALE_AFTER.match(text, token.end)
     if not match:
@@ -650,6 +651,8 @@ def _load_tables() -> None:
 
 
 _load_tables()
+MULTIWORD_HEADS = frozenset(key.split()[0].lower() for key in (*_CS, *_CI) if " " in key)
+"""First words of the multi-word unit spellings ("degrees celsius", "metric tons", "us dollars")."""
 
 
 def lookup_unit(spelling: str) -> UnitEntry | None:
@@ -741,7 +744,8 @@ _RIGHT_STARTS = (" of ", "\u00a0of ", " max", " Max", " min", " Min", " (max", "
 PER_STARTS = ("/", " /", " per ", " a ", " an ", "\u00a0per ")
 _CUE_LAST = frozenset(phrase.split()[-1] for phrase in _CUES)
 _LINK_LAST = frozenset(phrase.split()[-1] for phrase in _LINKS)
-_ANY_LAST = _CUE_LAST | _LINK_LAST
+_ONE_WORD_CUES = frozenset(p for p in [*_CUES, *_LINKS] if " " not in p)
+_TWO_WORD_TAILS = frozenset(" ".join(p.split()[-2:]) for p in [*_CUES, *_LINKS] if " " in p)
 _RIGHT = re.compile(
     r"(?:" + _SP + r"*\(?" + _SP + r"*(?:(?P<max>max(?:imum)?\b|at" + _SP + r"+most\b|or" + _SP
     + r"+(?:less|fewer|below|under|lower|shorter)\b)|(?P<min>min(?:imum)?\b|at" + _SP + r"+least\b|or" + _SP
@@ -801,11 +805,16 @@ def read_context(text: str, start: int, end: int, kind: str) -> tuple[str | None
     role: str | None = None
     measured: str | None = None
     right = _RIGHT.match(text, end) if text.startswith(_RIGHT_STARTS, end) else None
-    space = text.rfind(" ", max(0, start - 24), start - 1)
+    # Most values have no cue at all: decide that from the last two words before them, cheaply.
+    lo = max(0, start - 40)
+    space = text.rfind(" ", lo, start - 1)
     last = text[space + 1:start].strip().lower().strip(_STRIP)
-    if last not in _ANY_LAST and (not last or last[-1] not in _SPLIT_LAST) and (
+    if last not in _ONE_WORD_CUES and (not last or last[-1] not in _SPLIT_LAST) and (
             not start or text[start - 1] not in _SPLIT_FIRST):
-        return _right_context(right, kind, bound, role, measured)
+        before = text.rfind(" ", lo, space) if space > lo else -1
+        pair = text[before + 1:space].lower().strip(_STRIP) + " " + last
+        if pair not in _TWO_WORD_TAILS:
+            return _right_context(right, kind, bound, role, measured)
     window = text[max(0, start - 64):start]
     cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "), window.rfind("! "),
               window.rfind("? "), window.rfind(", "))

@@ -23,6 +23,7 @@ from graphcite.ingest.numbers import (
     CURRENCY_CODES,
     CURRENCY_DOLLAR_PREFIXES,
     CURRENCY_SYMBOLS,
+    MULTIWORD_HEADS,
     NUMBER_WORDS,
     PER_STARTS,
     PER_TIME,
@@ -125,6 +126,7 @@ _AGE_STARTS = (" old", "-old", "\u00a0old", " of age", "  old")
 _RANGE_STARTS = ("-", "–", "—", " -", " –", " —", " to ", " and ", " through ", " thru ", "\u00a0to ", "\u00a0-")
 _COMPOUND_STARTS = (" 0", " 1", " 2", " 3", " 4", " 5", " 6", " 7", " 8", " 9", ", ", " and ", "0", "1", "2", "3",
                     "4", "5", "6", "7", "8", "9")
+_ORDINAL_SUFFIXES = ("st", "nd", "rd", "th", " of ")
 _DIGIT_NEXT = re.compile(_SP + r"?\d")
 _YEARS_OLD = re.compile(r"y\.?o\.?(?![A-Za-z])|yo\b")
 _AGE = re.compile(r"(?:" + _SP + r"+|-)old\b|" + _SP + r"+of" + _SP + r"+age\b")
@@ -285,7 +287,9 @@ class _Scanner:
             if special:
                 self.special(pos, special)
                 return
-        if prev in _SPACES and pos >= 2 and (text[pos - 2].isalpha() or text[pos - 2] == "."):
+        if prev in _SPACES and pos >= 2 and (text[pos - 2].isalpha() or text[pos - 2] == ".") and (
+                text[max(0, text.rfind(" ", max(0, pos - 16), pos - 1) + 1):pos - 1].lower().rstrip(".")
+                in _LEFT_KEYWORDS):
             left_word, left_start = prev_word(text, pos)
             if left_word:
                 low = left_word.lower()
@@ -653,7 +657,8 @@ class _Scanner:
         """"1 March 2024", "in 2024", "since 2019": a plain integer that is a day or a year."""
         text = self.text
         value = int(side.value)
-        if 1 <= value <= 31 and side.value > 0:
+        if (1 <= value <= 31 and side.value > 0 and text[side.num_end + 1:side.num_end + 2].isupper()) or (
+                text.startswith(_ORDINAL_SUFFIXES, side.num_end)):
             match = _DAY_MONTH.match(text, side.num_end)
             if match:
                 month = _MONTHS[match.group("m").lower().rstrip(".")]
@@ -870,6 +875,8 @@ _QUARTER_YEAR = re.compile(r"([1-4])" + _SP + r"+(\d{4})(?![\w])")
 _VERSION_NUMBER = re.compile(r"\d+(?:\.\d+){0,3}(?![\w])|\d+(?:\.\d+){0,3}(?=[-+][0-9A-Za-z])")
 _MONTH_NAMES_SET = frozenset(_MONTH_NAMES.split("|"))
 _MONTH_ABBR_SET = frozenset(_MONTH_ABBR.split("|"))
+_LEFT_KEYWORDS = frozenset({*_VERSION_WORDS, *_REVISION_WORDS, *_IDENTIFIER_LABELS, "v",
+                            *(m.lower() for m in _MONTH_NAMES_SET | _MONTH_ABBR_SET)})
 
 
 def _at_list_marker(text: str, pos: int) -> bool:
@@ -914,6 +921,8 @@ def _currency_from_prefix(match: re.Match[str]) -> tuple[str, float] | None:
 def _lookup_tokens(match: re.Match[str]) -> tuple[UnitEntry | None, int, str]:
     """Longest unit spelling among the (up to three) tokens after a number."""
     t1, t2, t3 = match.group("t1"), match.group("t2"), match.group("t3")
+    if t2 and t1.lower() not in MULTIWORD_HEADS:
+        t2 = t3 = None
     if t3:
         spelled = f"{t1} {t2} {t3}"
         entry = _entry_for(spelled)

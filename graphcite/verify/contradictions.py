@@ -62,7 +62,7 @@ def unit_conflicts(part: AtomicClaim, unit_text: str, unit_values: Sequence[Extr
         return None
     names = {n.lower() for n in named_entities(part.text, initial=True)}
     for value in mine:
-        if value.kind in {"number", "date"}:
+        if value.kind in {"number", "date", "version", "revision"}:
             continue
         same = [v for v in unit_values if comparable(value, v) and v.kind == value.kind
                 and v.counted_noun == value.counted_noun

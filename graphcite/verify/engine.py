@@ -129,10 +129,13 @@ def _part_status(part: AtomicClaim, verdicts: list[CitationVerdict], resolved: S
         return "invalid"
     supports = [v for v in verdicts if v.relation == "supports"]
     against = [v for v in verdicts if v.relation == "contradicts"]
-    current_against = [c for c in contradicting if c.get("status") == "current"]
+    supporting_sources = {resolved[v.index].source_key for v in supports}
+    # a conflict takes two current sources; a disagreement inside the cited source is only attached
+    current_against = [c for c in contradicting if c.get("status") == "current"
+                       and c.get("source") not in supporting_sources]
     if supports:
         if current_against or any(resolved[v.index].evidence and resolved[v.index].evidence.status == "current"
-                                  for v in against):
+                                  and resolved[v.index].source_key not in supporting_sources for v in against):
             return "conflict"
         return "supported"
     if against:

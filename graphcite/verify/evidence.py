@@ -103,6 +103,28 @@ _CLAUSE_SPLIT = re.compile(r"\s*(?:;|:|,\s*(?:and|but|so|while|whereas)\b|\band\
                            re.IGNORECASE)
 
 
+_PRONOUN = re.compile(r"\b(they|it|this|these|those|them|its|their)\b", re.I)
+_QUOTED = re.compile(r"[\"“”][^\"“”]{0,80}[\"“”]")
+_AUX_WORDS = frozenset({"be", "is", "are", "was", "were", "been", "do", "does", "did", "have", "has", "had", "not",
+                        "no", "never", "can", "could", "may", "might", "must", "should", "will", "would"})
+_NEGATIVE_CELLS = frozenset({"no", "off", "false", "disabled", "none", "never", "n/a", "-"})
+
+
+def _table_negation(row: str, headers: tuple[str, ...], claim_text: str) -> str | None:
+    """A no/off cell negates the row when the row is a flag or its column is named in the claim."""
+    from graphcite.verify.rules.common import word_lemmas
+
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    claim_words = word_lemmas(claim_text)
+    for index, cell in enumerate(cells):
+        if cell.lower() not in _NEGATIVE_CELLS:
+            continue
+        header = headers[index] if index < len(headers) else ""
+        if len(cells) <= 2 or (header and word_lemmas(header) & claim_words - _AUX_WORDS):
+            return cell.lower()
+    return None
+
+
 @lru_cache(maxsize=65_536)
 def clause_for(quote: str, claim_text: str) -> str:
     """The clause of ``quote`` that shares most content terms with the claim (for polarity and modality).
@@ -156,9 +178,25 @@ class Evidence:
 
     @property
     def envelope(self) -> str:
-        """Quote plus heading path, table headers, code symbol and title: what lexical support may use."""
+        """Quote plus heading path, table headers, code symbol and title: what lexical support may use.
+
+        A quote whose subject is a pronoun ("After 24 hours they are deleted") also brings the sentence
+        before it in its unit, which says what the pronoun stands for.
+        """
         symbol = (self.symbol or "").replace("_", " ").replace(".", " ")
-        return " ".join([self.quote, *self.heading_path, *self.table_headers, symbol, self.title or ""])
+        return " ".join([self.antecedent, self.quote, *self.heading_path, *self.table_headers, symbol,
+                         self.title or ""])
+
+    @property
+    def antecedent(self) -> str:
+        if not _PRONOUN.search(self.quote) or not self.context:
+            return ""
+        at = self.context.find(self.quote)
+        if at <= 0:
+            return ""
+        before = self.context[:at].rstrip()
+        cut = max(before.rfind(". ", 0, len(before) - 1), before.rfind("\n"))
+        return before[cut + 1:].strip()
 
     @property
     def negation(self) -> str | None:
@@ -166,11 +204,26 @@ class Evidence:
             return None  # "no" in a yes/no column is a value, not a negation
         return negation_of(self.quote)
 
-    def negation_for(self, claim_text: str) -> str | None:
-        """Negation cue of the clause that talks about the claim."""
+    def negation_for(self, claim_text: str, predicate: str | None = None) -> str | None:
+        """Negation cue of the clause that talks about the claim.
+
+        A negated clause that carries the claim's predicate wins ("label creation ... were not
+        affected"); otherwise the clause sharing most terms decides ("X is not a timeout and may be
+        retried" is not a negation of "may be retried"). Quoted words are mentions, not negations, and
+        in a table row a no/off cell counts when its column is about the claim.
+        """
         if self.block_type == "table_row":
-            return None
-        return negation_of(clause_for(self.quote, claim_text))
+            return _table_negation(self.quote, self.table_headers, claim_text)
+        quote = _QUOTED.sub(" ", self.quote)
+        if predicate:
+            from graphcite.verify.rules.common import same_predicate, word_lemmas
+
+            verbs = [w for w in word_lemmas(predicate) if w not in _AUX_WORDS]
+            for clause in _CLAUSE_SPLIT.split(quote):
+                cue = negation_of(clause) if clause else None
+                if cue and verbs and any(same_predicate(v, word_lemmas(clause)) for v in verbs):
+                    return cue
+        return negation_of(clause_for(quote, claim_text))
 
     def modality_for(self, claim_text: str) -> tuple[str, str | None]:
         """Modality of the clause that talks about the claim."""

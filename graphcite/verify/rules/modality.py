@@ -43,7 +43,7 @@ def modality_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     allowed = COMPATIBLE.get(mine, frozenset({mine}))
     if theirs in allowed:
         return ""
-    if mine == "must-not" and claim.negated and theirs == "must" and evidence.negation_for(claim.text):
+    if mine == "must-not" and claim.negated and theirs == "must" and evidence.negation_for(claim.text, claim.predicate):
         return ""
     if mine == "asserted" and claim.negated and theirs == "must-not" and evidence.kind in _SCOPE_KINDS:
         return ""  # a contract that forbids it defines what the component does

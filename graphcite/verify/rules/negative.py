@@ -29,7 +29,7 @@ def negative_by_absence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     if not claim.negated:
         return None
-    if evidence.negation_for(claim.text) or evidence.status in {"rejected", "forbidden"}:
+    if evidence.negation_for(claim.text, claim.predicate) or evidence.status in {"rejected", "forbidden"}:
         return ""
     if evidence.modality_for(claim.text)[0] == "must-not":
         return ""

@@ -17,7 +17,7 @@ __all__ = ["states_predicate"]
 
 def states_predicate(claim: AtomicClaim, evidence: Evidence) -> bool:
     """Whether the evidence talks about the claim's predicate (so its polarity bears on the claim)."""
-    if not claim.predicate:
+    if not claim.predicate or evidence.block_type == "table_row":
         return True
     clause = clause_for(evidence.quote, claim.text)
     words = [lemma(w) for w in claim.predicate.split() if w.isalpha()]
@@ -25,7 +25,7 @@ def states_predicate(claim: AtomicClaim, evidence: Evidence) -> bool:
     if not words:
         obj = support_terms(claim.object or "")
         return bool(obj & support_terms(clause)) if obj else True
-    terms = word_lemmas(clause)
+    terms = word_lemmas(evidence.quote)
     return any(same_predicate(w, terms) for w in words)
 
 
@@ -42,7 +42,7 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     if claim.connective:
         return None  # a link claim's sides are checked as their own parts
-    theirs = evidence.negation_for(claim.text)
+    theirs = evidence.negation_for(claim.text, claim.predicate)
     if bool(claim.negated) == bool(theirs):
         return ""
     if not states_predicate(claim, evidence):

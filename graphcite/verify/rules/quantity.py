@@ -66,7 +66,7 @@ def _noun_matches(noun: str | None, text: str, value: ExtractedValue) -> bool:
 def comparable(a: ExtractedValue, b: ExtractedValue) -> bool:
     """Same kind family and dimensionality, so numbers can be compared at all."""
     if {a.kind, b.kind} <= {"version"} or {a.kind, b.kind} <= {"revision"}:
-        return True
+        return _version_word(a) == _version_word(b)
     if "version" in (a.kind, b.kind) or "revision" in (a.kind, b.kind):
         return False
     return values_agree(a, b) is not None
@@ -83,8 +83,10 @@ def _digits(value: ExtractedValue) -> str:
 
 
 def _version_word(value: ExtractedValue) -> str:
+    """The word that names what is versioned: "release" 2024.09 is not "version" 2; "v2" is "version" 2."""
     found = re.match(r"[A-Za-z]+", value.surface.strip())
-    return found.group(0).lower() if found else "v"
+    word = found.group(0).lower() if found else "version"
+    return "version" if word in {"v", "ver", "version"} else word
 
 
 def _nouns_clash(a: ExtractedValue, b: ExtractedValue) -> bool:
@@ -116,8 +118,9 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     problems = []
     for value in mine:
         same_thing = [e for e in theirs if comparable(value, e) and not _nouns_clash(value, e)
-                      and _related(value.measured, e.measured)
-                      and (value.kind not in {"version", "revision"} or _version_word(value) == _version_word(e))]
+                      and _related(value.measured, e.measured)]
+        if not same_thing:  # the classic unit slip: the same digits in another unit ("15 s" for "15 min")
+            same_thing = [e for e in theirs if comparable(value, e) and _digits(e) == _digits(value)]
         if not same_thing or any(_agree(value, e) for e in same_thing):
             continue
         problems.append(f"claim says {_describe(value)}, evidence says "
@@ -207,12 +210,22 @@ def limit_vs_observed(claim: AtomicClaim, evidence: Evidence) -> str | None:
              if comparable(c, e) and values_agree(c, e)]
     if not pairs:
         return None
+    qualified = bool(_LIMIT_CUES.search(claim.text)) or claim.modality in {"must", "should", "must-not", "may"}
     problems = []
     for mine, theirs in pairs:
         claim_role = mine.role
         if claim_role and theirs.role and claim_role != theirs.role and {claim_role, theirs.role} & {"observed"}:
             problems.append(f"claim {mine.surface!r} is {claim_role}, evidence {theirs.surface!r} is {theirs.role}")
+        elif claim_role in {None, "observed"} and not qualified and (
+                theirs.role in {"limit", "target"} or (theirs.bound in {"max", "min"} and mine.bound == "exact")):
+            what = theirs.role or f"{theirs.bound} bound"
+            problems.append(f"evidence {theirs.surface!r} is a {what}; the claim states it as a plain value")
     return "; ".join(problems)
+
+
+_LIMIT_CUES = re.compile(r"\b(at most|at least|up to|no more than|no less than|within|under|below|above|maximum|max|"
+                         r"minimum|min|limit|limits|limited|cap|capped|ceiling|budget|objective|target|slo|"
+                         r"allowed|allows|commit|commits|committed|must|should|may)\b", re.I)
 
 
 @rule("GC305", "version-vs-revision", family="quantity", effect="insufficient",
