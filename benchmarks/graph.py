@@ -6,7 +6,8 @@ source, answers of 10 claims, 5 citations per claim and one verification record 
 report cites those units. Then, in fresh processes:
 
 * bounded: ``graph.chain(store, claim)`` and ``build_graph(claims=[claim])`` + ``independence`` for
-  200 random claims (p50/p95, peak RSS) — what graphcite does;
+  200 random claims (p50/p95, peak RSS) — what graphcite does — once with lineage walked level by
+  level through the indexes (the default) and once with one recursive CTE;
 * naive: load the whole store into one networkx graph (``build_graph(all=True)``), then answer the
   same 200 questions from it (load time, per-query p50/p95, peak RSS).
 
@@ -136,9 +137,11 @@ def generate(db: Path, claims: int) -> dict[str, Any]:
 
 BOUNDED_CHILD = """
 import json, random, resource, statistics, sys, time
+import graphcite.graph.fetch
 from graphcite.store import Store
 from graphcite.graph import build_graph, chain, independence
 db, n = sys.argv[1], int(sys.argv[2])
+graphcite.graph.fetch.LINEAGE_QUERY = sys.argv[3]
 with Store(db, read_only=True) as store:
     ids = [r[0] for r in store.con.execute("SELECT claim_id FROM claim WHERE part IS NULL ORDER BY claim_id").fetchall()]
     sample = random.Random(11).sample(ids, min(n, len(ids)))
@@ -199,10 +202,11 @@ def run(sizes: list[int], *, naive_max: int = 100_000, sample: int = SAMPLE, kee
     for size in sizes:
         db = DATA / f"graph-{size}.duckdb"
         counts = generate(db, size)
-        bounded = _child(BOUNDED_CHILD, str(db), str(sample))
-        rows.append(_round({"benchmark": f"graph bounded {size:,} claims", "claims": size,
-                            "units": counts["evidence_unit"], "generate_s": counts["generate_seconds"],
-                            "load_s": 0.0, **bounded}))
+        for method, label in (("levels", "lineage level by level"), ("recursive", "lineage by recursive CTE")):
+            bounded = _child(BOUNDED_CHILD, str(db), str(sample), method)
+            rows.append(_round({"benchmark": f"graph bounded ({label}) {size:,} claims", "claims": size,
+                                "units": counts["evidence_unit"], "generate_s": counts["generate_seconds"],
+                                "load_s": 0.0, **bounded}))
         if size <= naive_max:
             naive = _child(NAIVE_CHILD, str(db), str(sample))
             naive_row = _round({"benchmark": f"graph naive (whole store in networkx) {size:,} claims",

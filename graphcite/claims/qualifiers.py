@@ -138,7 +138,7 @@ def modality_of(d: Doc, draft: Draft) -> tuple[str, str | None]:
             continue
         for label in cue.labels:
             if label in {"MOD:proposed", "MOD:planned"} and cue.phrase not in {"would"}:
-                return label[4:], cue.phrase
+                return label[4:], d.text[d.starts[cue.start]:d.ends[cue.end - 1]]
     return "asserted", None
 
 

@@ -1,10 +1,11 @@
-"""Numbers and unit words: the lexical layer under :mod:`graphcite.ingest.values`.
+"""Numbers, unit words and the words around a value: the lexical layer under :mod:`.values`.
 
 Reads one number at a known position (digits with separators, decimals, fractions, scale words
-and suffixes, or English number words), and looks unit words up in one table whose canonical names
-are pint's. Nothing here scans a whole text except :func:`find_numbers`; the scanner in
-``values`` calls these helpers only where a cheap anchor (a digit or a number word) was found,
-which is what keeps extraction fast on prose.
+and suffixes, or English number words), looks unit words up in one table whose canonical names are
+pint's (ISO codes for money), and reads the cue words around a value (bound, role, the measured
+thing, the counted noun). Nothing here scans a whole text except :func:`find_numbers`; the scanner
+in ``values`` calls these helpers only where a cheap anchor (a digit or a number word) was found,
+which is what keeps extraction fast on prose. The one pint registry, :data:`ureg`, lives here.
 """
 
 from __future__ import annotations
@@ -19,10 +20,28 @@ import pint
 from graphcite.ingest.nlp import lemma
 
 __all__ = [
-    "CURRENCY_CODES", "CURRENCY_DOLLAR_PREFIXES", "CURRENCY_SYMBOLS", "NUMBER_WORDS", "PER_STARTS",
-    "PER_TIME", "RATE_ABBREVIATIONS", "SCALE_WORDS", "TIME_UNIT_WORDS", "NumberToken", "UnitEntry",
-    "counted_noun", "find_numbers", "fraction_of_scale", "lookup_unit", "number_anchor_pattern",
-    "parse_number_at", "prev_word", "read_context", "ureg",
+    "CURRENCY_CODES",
+    "CURRENCY_DOLLAR_PREFIXES",
+    "CURRENCY_SYMBOLS",
+    "MULTIWORD_HEADS",
+    "NUMBER_WORDS",
+    "PER_STARTS",
+    "PER_TIME",
+    "RATE_ABBREVIATIONS",
+    "SCALE_NEXT",
+    "SCALE_WORDS",
+    "TIME_UNIT_WORDS",
+    "NumberToken",
+    "UnitEntry",
+    "counted_noun",
+    "find_numbers",
+    "fraction_of_scale",
+    "lookup_unit",
+    "number_anchor_pattern",
+    "parse_number_at",
+    "prev_word",
+    "read_context",
+    "ureg",
 ]
 
 
@@ -152,7 +171,7 @@ _AND_PART = re.compile(r"[ \u00a0]+and[ \u00a0]+(?:(?P<a>an?)[ \u00a0]+)?(?P<num
                        r"(?:(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+))?\b")
 _POINT = re.compile(r"[ \u00a0]+point((?:[ \u00a0]+(?:zero|nought|naught|oh|one|two|three|four|five|six|seven|eight"
                     r"|nine))+|[ \u00a0]+[A-Za-z]+(?:-[A-Za-z]+)?)\b", re.IGNORECASE)
-_SCALE_NEXT = re.compile(r"[ \u00a0]+(hundred|thousand|million|billion|trillion)\b", re.IGNORECASE)
+SCALE_NEXT = re.compile(r"[ \u00a0]+(hundred|thousand|million|billion|trillion)\b", re.IGNORECASE)
 _ALLOWED_DENOMS = {2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100}
 
 
@@ -248,7 +267,7 @@ def _parse_words(text: str, pos: int) -> NumberToken | None:
         if den:  # "two thirds", "one-eighth", "twenty fifths", "three quarters billion"
             value = value - small + small / den
             end, integer = fraction.end(), False
-            scale = _SCALE_NEXT.match(text, end) if last != "big" and total == 0 else None
+            scale = SCALE_NEXT.match(text, end) if last != "big" and total == 0 else None
             if scale:
                 value *= SCALE_WORDS[scale.group(1).lower()]
                 end = scale.end()
@@ -274,7 +293,7 @@ def _parse_words(text: str, pos: int) -> NumberToken | None:
         if den:
             value += numerator / den * (last_big if last == "big" else 1)
             end, integer = part_end, False
-            scale = _SCALE_NEXT.match(text, end) if last != "big" else None
+            scale = SCALE_NEXT.match(text, end) if last != "big" else None
             if scale:  # "five and a half million"
                 value *= SCALE_WORDS[scale.group(1).lower()]
                 end = scale.end()
@@ -406,7 +425,7 @@ def find_numbers(text: str) -> list[NumberToken]:
                 base = parse_number_at(text, pos) if word == "hundred" else None
                 value = 12.0 if word == "dozen" else SCALE_WORDS[word]
                 token = NumberToken(pos - 2, anchor.end(), value, words=True)
-                scaled = _SCALE_NEXT.match(text, anchor.end())
+                scaled = SCALE_NEXT.match(text, anchor.end())
                 if base is None and scaled and word == "hundred":
                     token = NumberToken(pos - 2, scaled.end(), 100 * SCALE_WORDS[scaled.group(1).lower()], words=True)
             if token is None:
@@ -739,6 +758,7 @@ _MEASURE_STOP = frozenset([
     "her", "my", "me", "us", "one", "two", "three", "about", "around", "over", "under",
 ])
 _NOT_FOUND = object()
+_NO_CONTEXT: tuple[None, None, None] = (None, None, None)
 _RIGHT_STARTS = (" of ", "\u00a0of ", " max", " Max", " min", " Min", " (max", " (min", " or ", " at ", "max", "min",
                  " (", "(")
 PER_STARTS = ("/", " /", " per ", " a ", " an ", "\u00a0per ")
@@ -814,7 +834,7 @@ def read_context(text: str, start: int, end: int, kind: str) -> tuple[str | None
         before = text.rfind(" ", lo, space) if space > lo else -1
         pair = text[before + 1:space].lower().strip(_STRIP) + " " + last
         if pair not in _TWO_WORD_TAILS:
-            return _right_context(right, kind, bound, role, measured)
+            return _NO_CONTEXT if right is None else _right_context(right, kind, None, None, None)
     window = text[max(0, start - 64):start]
     cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "), window.rfind("! "),
               window.rfind("? "), window.rfind(", "))
@@ -915,7 +935,7 @@ _NOUN_STOP = frozenset([
     "your", "his", "her", "this", "these", "those", "there", "here", "each", "every", "all", "both",
     "either", "neither", "not", "no", "yes", "also", "only", "just", "then", "than", "to", "of", "in", "on",
     "at", "by", "for", "with", "from", "into", "onto", "over", "under", "up", "down", "out", "off", "about",
-    "after", "before", "since", "until", "during", "through", "between", "among", "against", "without",
+    "after", "before", "since", "until", "during", "through", "thru", "between", "among", "against", "without",
     "within", "via", "vs", "versus", "plus", "minus", "per", "is", "are", "was", "were", "be", "been",
     "being", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "should", "must",
     "may", "might", "shall", "am", "pm", "st", "nd", "rd", "th", "x", "percent", "ago", "later", "earlier",

@@ -27,6 +27,7 @@ from graphcite.ingest.numbers import (
     NUMBER_WORDS,
     PER_STARTS,
     PER_TIME,
+    SCALE_NEXT,
     SCALE_WORDS,
     TIME_UNIT_WORDS,
     NumberToken,
@@ -126,6 +127,11 @@ _AGE_STARTS = (" old", "-old", "\u00a0old", " of age", "  old")
 _RANGE_STARTS = ("-", "–", "—", " -", " –", " —", " to ", " and ", " through ", " thru ", "\u00a0to ", "\u00a0-")
 _COMPOUND_STARTS = (" 0", " 1", " 2", " 3", " 4", " 5", " 6", " 7", " 8", " 9", ", ", " and ", "0", "1", "2", "3",
                     "4", "5", "6", "7", "8", "9")
+_PLAIN_QUANTITY = re.compile(r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?P<d>\.\d+)?(?![\d,.]\d)(?P<sp> ?)"
+                             r"(?P<u>[A-Za-zµμ][A-Za-z0-9µμ²³]*|%)(?=[\s.,;:!?)\]]|$)")
+_NOT_COUNTED = frozenset({"bn", "mn", "mil", "bln", "tln", "dozen", "dozens", "dz", "dzs", "doz", "dozs", "yo", "y"})
+_PLAIN_KINDS = frozenset({"duration", "quantity", "percent"})
+_CONTEXT_UNITS = frozenset({"pound", "kelvin", "degree", "inch"})
 _ORDINAL_SUFFIXES = ("st", "nd", "rd", "th", " of ")
 _DIGIT_NEXT = re.compile(_SP + r"?\d")
 _YEARS_OLD = re.compile(r"y\.?o\.?(?![A-Za-z])|yo\b")
@@ -138,6 +144,9 @@ _TIME_QUANT = re.compile(
 _PERCENT_OF = re.compile(r"(?:^|[.:;(]" + _SP + r"*|^" + _SP + r"*)(?P<p>(?i:percents?|per" + _SP
                          + r"cent)" + _SP + r"+of" + _SP + r"+)$")
 _NEG_WORD = re.compile(r"\b(?i:minus|negative)" + _SP + r"+$")
+_NOT_PLAIN_AFTER = ("/", " /", " per ", " a ", " an ", "\u00a0per ", " old", "-old", " of age", "-", "–", "—", " -",
+                     " –", " —", " to ", " and ", " through ", " thru ", "\u00a0to ", " million", " billion",
+                     " thousand", " trillion", " (")
 _COMPOUNDABLE = frozenset({"year", "month", "week", "day", "hour", "minute", "second", "millisecond", "foot",
                            "inch", "pound", "ounce"})
 
@@ -222,11 +231,12 @@ class _Side:
 class _Scanner:
     """Walks the anchors of one text left to right; ``floor`` keeps values from overlapping."""
 
-    __slots__ = ("default_unit", "floor", "last_end", "out", "text")
+    __slots__ = ("default_unit", "fast", "floor", "last_end", "out", "text")
 
-    def __init__(self, text: str, default_unit: str | None) -> None:
+    def __init__(self, text: str, default_unit: str | None, *, fast: bool = True) -> None:
         self.text = text
         self.default_unit = default_unit
+        self.fast = fast
         self.floor = 0
         self.last_end = -10
         self.out: list[ExtractedValue] = []
@@ -308,11 +318,59 @@ class _Scanner:
         elif (not prev or prev in " \t\n") and nxt in ".)" and _at_list_marker(text, pos):
             self.skip_token(pos)
             return
+        elif self.fast and self.plain_quantity(pos, prev):
+            return
         token = parse_number_at(text, pos)
         if token is None:
             self.skip_token(pos)
             return
         self.number(pos, token)
+
+    def plain_quantity(self, pos: int, prev: str) -> bool:
+        """The common case in one step: "14 days", "200 ms", "12.5%" with nothing unusual around.
+
+        Anything that needs a closer look (a sign, a currency, a range, a rate, a compound, a unit
+        with a multi-word spelling or a context-dependent meaning) returns False for the full path.
+        """
+        text = self.text
+        if prev and (prev not in " \n\t(" or (pos >= 2 and (text[pos - 2] in _CURRENCY_BEFORE
+                                                           or text[pos - 2].isupper()))):
+            return False
+        match = _PLAIN_QUANTITY.match(text, pos)
+        if not match:
+            return False
+        unit_text = match.group("u")
+        entry = _entry_for(unit_text)
+        if entry is None:
+            return self.plain_count(pos, match)
+        if entry.kind not in _PLAIN_KINDS or entry.unit in _CONTEXT_UNITS or (
+                unit_text.lower() in MULTIWORD_HEADS):
+            return False
+        end = match.end()
+        if text.startswith(_NOT_PLAIN_AFTER, end) or (entry.unit in _COMPOUNDABLE
+                                                       and text.startswith(_COMPOUND_STARTS, end)):
+            return False
+        whole, decimals = match.group("n"), match.group("d")
+        value = float(whole.replace(",", "") + decimals) if decimals else float(whole.replace(",", ""))
+        self.emit(pos, end, value, unit=entry.unit, kind=entry.kind)
+        return True
+
+    def plain_count(self, pos: int, match: re.Match[str]) -> bool:
+        """The common count in one step: "3 retries", "1,024 records" (not a year, not a rate)."""
+        text = self.text
+        noun = match.group("u")
+        whole = match.group("n")
+        if (self.default_unit or match.group("d") or not match.group("sp") or not noun.islower()
+                or noun in SCALE_WORDS or noun in _NOT_COUNTED or noun in MULTIWORD_HEADS
+                or (len(whole) == 4 and whole[0] in "12")
+                or text[pos - 3:pos - 1] == "of"):
+            return False
+        counted, _, rate = counted_noun(text, match.start("u") - 1)
+        if counted is None or rate is not None:
+            return False
+        self.emit(pos, match.start("u") - 1, float(whole.replace(",", "")), unit=None, kind="count",
+                  counted_noun=counted)
+        return True
 
     def at_word(self, pos: int, wend: int) -> None:
         text = self.text
@@ -332,11 +390,12 @@ class _Scanner:
         if word == "dozen" or word in SCALE_WORDS:
             if pos >= 2 and text[pos - 2:pos].lower() == "a " and (pos == 2 or not text[pos - 3].isalnum()):
                 value = 12.0 if word == "dozen" else SCALE_WORDS[word]
-                token = NumberToken(pos - 2, wend, value, words=True)
-                scaled = parse_number_at(text, pos - 2 + 2)  # "a hundred thousand"
-                if scaled is not None and scaled.end > wend and word == "hundred":
-                    token = NumberToken(pos - 2, scaled.end, scaled.value, words=True)
-                self.number(pos - 2, token, start=pos - 2)
+                end = wend
+                bigger = SCALE_NEXT.match(text, wend) if word == "hundred" else None
+                if bigger:  # "a hundred thousand"
+                    value *= SCALE_WORDS[bigger.group(1).lower()]
+                    end = bigger.end()
+                self.number(pos - 2, NumberToken(pos - 2, end, value, words=True), start=pos - 2)
             return
         if word in NUMBER_WORDS:
             token = parse_number_at(text, pos)
@@ -960,9 +1019,22 @@ def _is_year(side: _Side) -> bool:
 def extract_values(text: str, *, default_unit: str | None = None) -> list[ExtractedValue]:
     """Typed values in ``text``, sorted by start; ``text[v.start:v.end] == v.surface`` always.
 
+    ``unit`` is pint's canonical name ("millisecond", "mebibyte", "degree_Celsius", "percent",
+    "1 / second" for "requests per second") or an ISO code for money ("USD"). A range has magnitude
+    None and low/high with bound "range"; a vague amount ("a few minutes") has magnitude None and
+    bound "approx". A date carries the first and last day of the period it names ("March 2024") as
+    proleptic day ordinals in low/high, its magnitude being the first day. A version's magnitude
+    encodes its parts as major + minor/1e3 + patch/1e6, so "2.1" and "2.10" differ. Never raises on
+    any text; text without a digit or a number word returns at once.
+
     ``default_unit`` (a canonical unit such as "millisecond", from :func:`unit_from_header`) is given
     to bare numbers, for table cells under a header like "Timeout (ms)".
     """
+    return _extract(text, default_unit or None)
+
+
+def _extract(text: str, default_unit: str | None, *, fast: bool = True) -> list[ExtractedValue]:
+    """extract_values; ``fast=False`` turns off the one-step path for plain quantities (tests compare)."""
     if not text:
         return []
     digits = [(m.start(), 0, m.end()) for m in _DIGIT_ANCHOR.finditer(text)]
@@ -977,7 +1049,7 @@ def extract_values(text: str, *, default_unit: str | None = None) -> list[Extrac
     urls: list[tuple[int, int]] = []
     if "://" in text or "www." in text:
         urls = [(m.start(), m.end()) for m in _URL.finditer(text)]
-    scanner = _Scanner(text, default_unit if default_unit else None)
+    scanner = _Scanner(text, default_unit, fast=fast)
     url_index = 0
     for pos, is_word, anchor_end in anchors:
         if pos < scanner.floor:

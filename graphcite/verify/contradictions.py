@@ -20,6 +20,7 @@ from graphcite.store import Store
 from graphcite.verify.evidence import negation_of
 from graphcite.verify.lexical import lexical_score, support_terms
 from graphcite.verify.resolve import ResolvedCitation
+from graphcite.verify.rules.common import blank_values
 from graphcite.verify.rules.quantity import claim_values, comparable
 from graphcite.verify.rules.scope import named_entities
 
@@ -30,9 +31,7 @@ MIN_SUBJECT_OVERLAP = 0.75
 
 
 def _numberless(text: str, values: Sequence[ExtractedValue]) -> str:
-    for value in sorted(values, key=lambda v: -v.start):
-        text = text[:value.start] + " " + text[value.end:]
-    return text
+    return blank_values(text, list(values))
 
 
 def _value_from_row(row: dict[str, Any]) -> ExtractedValue:
@@ -61,21 +60,21 @@ def unit_conflicts(part: AtomicClaim, unit_text: str, unit_values: Sequence[Extr
     if lexical_score(subject_text, unit_text) < MIN_SUBJECT_OVERLAP:
         return None
     names = {n.lower() for n in named_entities(part.text, initial=True)}
-    for value in mine:
-        if value.kind in {"number", "date", "version", "revision"}:
-            continue
-        same = [v for v in unit_values if comparable(value, v) and v.kind == value.kind
+    about: list[ExtractedValue] = []  # values that sit in a sentence about the claim's subject
+    for other in unit_values:
+        sentence = _sentence_around(unit_text, other)
+        if lexical_score(subject_text, sentence) >= MIN_SUBJECT_OVERLAP and all(n in sentence.lower() for n in names):
+            about.append(other)
+    checkable = [v for v in mine if v.kind not in {"number", "date", "version", "revision"}]
+    for value in checkable:
+        if sum(1 for other in checkable if comparable(value, other)) > 1:
+            continue  # two durations in one claim: which one a sentence contradicts is a guess
+        same = [v for v in about if comparable(value, v) and v.kind == value.kind
                 and v.counted_noun == value.counted_noun
                 and (not value.measured or not v.measured or v.measured == value.measured)
                 and not ({value.role, v.role} >= {"observed"} and value.role != v.role)]
-        if len(same) != 1 or values_agree(value, same[0]):
-            continue
-        sentence = _sentence_around(unit_text, same[0])
-        if lexical_score(subject_text, sentence) < MIN_SUBJECT_OVERLAP:
-            continue
-        if any(name not in sentence.lower() for name in names):
-            continue
-        return f"says {same[0].surface!r} where the claim says {value.surface!r}"
+        if len(same) == 1 and not values_agree(value, same[0]):
+            return f"says {same[0].surface!r} where the claim says {value.surface!r}"
     if not mine and lexical_score(part.text, unit_text) >= 0.8 and bool(negation_of(unit_text)) != part.negated:
         return "states the opposite polarity"
     return None

@@ -21,6 +21,7 @@ from graphcite.verify.judges import judge
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import RULES, Finding
 from graphcite.verify.resolve import ResolvedCitation, resolve_citations
+from graphcite.verify.rules.common import blank_values
 
 __all__ = ["CitationVerdict", "PartVerdict", "evaluate_pair", "metrics_for", "verify_claims"]
 
@@ -69,11 +70,7 @@ def _lexical_text(claim: AtomicClaim, config: VerifierConfig) -> str:
     job (14 days must meet 2 weeks), so value surfaces are blanked out; the baseline keeps them."""
     if config.lexical_only or not claim.values:
         return claim.text
-    text = claim.text
-    for value in sorted(claim.values, key=lambda v: -v.start):
-        if 0 <= value.start < value.end <= len(text) and text[value.start:value.end] == value.surface:
-            text = text[:value.start] + " " + text[value.end:]
-    return text
+    return blank_values(claim.text, claim.values)
 
 
 def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig,
@@ -100,7 +97,7 @@ def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: Veri
            verdicts: list[CitationVerdict]) -> list[int]:
     """Indexes of citations that support ``part`` together when none does alone."""
     usable = [(c, v) for c, v in zip(resolved, verdicts, strict=True)
-              if c.valid and c.evidence and v.relation in {"mentions", "insufficient", "supports"}
+              if c.valid and c.evidence and v.relation in {"mentions", "insufficient", "contextualizes", "supports"}
               and not any(f.outcome == "fail" and f.effect == "contradicts" for f in v.findings)]
     if len(usable) < 2:
         return []
@@ -108,13 +105,15 @@ def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: Veri
     base = usable[0][0].evidence
     assert base is not None
     combined = replace(base, quote=quotes, context=quotes,
-                       heading_path=tuple(h for c, _ in usable if c.evidence for h in c.evidence.heading_path),
+                       heading_path=tuple(h for c, _ in usable if c.evidence
+                                          for h in (*c.evidence.heading_path, c.evidence.title or "")),
                        values=tuple(v for c, _ in usable if c.evidence for v in c.evidence.values),
                        context_values=tuple(v for c, _ in usable if c.evidence for v in c.evidence.context_values))
     statuses = [c.evidence.status for c, _ in usable if c.evidence]
     if any(s != "current" for s in statuses):
         return []
-    joint = evaluate_pair(part, combined, config)
+    # polarity was judged per citation above (none contradicts); joined quotes would mix clauses
+    joint = evaluate_pair(part, combined, replace(config, disabled_rules=(*config.disabled_rules, "GC401")))
     if joint.relation != "supports":
         return []
     claim_terms = support_terms(part.text)

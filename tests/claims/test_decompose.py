@@ -440,4 +440,4 @@ def test_speed_on_the_blank_pipeline() -> None:
         decompose(text)
     rate = 2 * len(texts) / (time.perf_counter() - started)
     print(f"\ndecompose: {rate:,.0f} sentences/s")
-    assert rate >= 1000, rate  # measured ~4,000-5,000/s; the floor leaves room for a loaded machine
+    assert rate >= 500, rate  # ~4,500/s on an idle core, ~1,100/s at load 5 on 2 cores: a loose floor

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 from typing import Any
 
 import networkx as nx
@@ -12,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lineage_corpus import RESTRICTED_PHRASE, RESTRICTED_TITLE
 
+import graphcite.graph.fetch as fetchmod
 from graphcite.errors import GraphciteError, NotFoundError
-from graphcite.graph import build
 from graphcite.graph.build import EDGE_KINDS, NODE_KINDS, build_graph, resolve_ref, select
 from graphcite.store import Store
 
@@ -102,12 +103,10 @@ def test_cycle_is_reported_and_dangling_key_is_a_missing_source(lineage_store: S
     assert missing["missing"] is True and missing["primary"] is False
 
 
-@pytest.mark.parametrize("method", ["recursive", "iterative"])
-def test_both_lineage_queries_give_the_same_graph(lineage_store: Store, monkeypatch: pytest.MonkeyPatch,
-                                                  method: str) -> None:
-    monkeypatch.setattr(build, "LINEAGE_QUERY", method)
+def test_both_lineage_queries_give_the_same_graph(lineage_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fetchmod, "LINEAGE_QUERY", "recursive")
     G = build_graph(lineage_store, answer="lineage-demo")
-    monkeypatch.setattr(build, "LINEAGE_QUERY", "recursive")
+    monkeypatch.setattr(fetchmod, "LINEAGE_QUERY", "levels")
     H = build_graph(lineage_store, answer="lineage-demo")
     assert sorted(G.edges(keys=True)) == sorted(H.edges(keys=True))
     assert G.graph["cycles"] == H.graph["cycles"]
@@ -193,12 +192,27 @@ def test_lineage_closure_matches_networkx(link_store: Store, links: list[tuple[s
         closure |= nx.descendants(oracle, key)
     expected = {(f, t, r) for f, t, r in links
                 if f in closure or (r == "supersedes" and t in closure)}
-    for method in ("recursive", "iterative"):
-        got = build.Fetched()
-        build.LINEAGE_QUERY = method
+    for method in ("recursive", "levels"):
+        got = fetchmod.Fetched()
+        default, fetchmod.LINEAGE_QUERY = fetchmod.LINEAGE_QUERY, method
         try:
-            build._fetch_lineage(link_store, got, set(start))
+            fetchmod._fetch_lineage(link_store, got, set(start))
         finally:
-            build.LINEAGE_QUERY = "recursive"
+            fetchmod.LINEAGE_QUERY = default
         assert {(x["from_key"], x["to_key"], x["relation"]) for x in got.links} == expected, method
         assert set(got.sources) == closure | {k for link in expected for k in link[:2]}
+
+
+def test_links_of_an_old_revision_are_not_in_force(writable_store: Store, report: dict[str, Any],
+                                                   tmp_path: Path) -> None:
+    from graphcite.ingest import ingest
+
+    (tmp_path / "posts").mkdir()
+    (tmp_path / "posts" / "p1.md").write_text("---\ntitle: Five attempts, revised\nstatus: current\nkind: post\n---\n"
+                                               "# Five attempts, revised\n\nNo lineage any more.\n", encoding="utf-8")
+    ingest(writable_store, [tmp_path])
+    G = build_graph(writable_store, claims=[claim_id(report, 0)])
+    assert not G.has_edge("source:posts/p1.md", "source:decisions/dr-100.md")
+    assert G.nodes["source:posts/p1.md"]["primary"] is True
+    # p3 still derives from p1 (declared by p3's current revision)
+    assert G.has_edge("source:posts/p3.md", "source:posts/p1.md", key="derived_from")

@@ -486,8 +486,27 @@ def test_never_raises_on_arbitrary_text(text: str) -> None:
 def test_offsets_shift_with_the_text_around(snippet: str, before: str, after: str) -> None:
     """A value read alone is read the same, at shifted offsets, after a sentence boundary."""
     alone = extract_values(snippet)
-    embedded = extract_values(f"{before}. {snippet} {after}")
+    embedded = extract_values(f"{before}. {snippet}. {after}")
     shift = len(before) + 2
     alone_spans = {(v.start + shift, v.end + shift, v.magnitude, v.unit) for v in alone}
     embedded_spans = {(v.start, v.end, v.magnitude, v.unit) for v in embedded}
     assert alone_spans <= embedded_spans or not alone
+
+
+_UNITS_FOR_FAST_PATH = ["ms", "s", "days", "GB", "MiB", "%", "km", "kg", "lb", "pounds", "inches", "h", "min", "K",
+                        "m", "t", "B", "years", "weeks", "retries", "°C", "dollars", "per cent", "users",
+                        "million", "of", "March", "failed", "failed nodes", "req/s", "requests per second",
+                        "percent of", "dozen", "square meters", "metric tons", "yo", "thru 5 days", "k",
+                        "degrees", "deg", "MUSD", "(kg)", "ms-long", "sq ft"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5000), st.sampled_from(["", " "]), st.sampled_from(_UNITS_FOR_FAST_PATH),
+                          st.sampled_from([" ", ", ", " and ", " to ", "-", " per ", ". ", " of cost ", "/"])),
+                max_size=6))
+def test_plain_fast_path_matches_the_full_path(items: list[tuple[int, str, str, str]]) -> None:
+    """The one-step path for "14 days" gives exactly what the full path gives."""
+    from graphcite.ingest.values import _extract
+
+    text = "".join(f"{n}{space}{unit}{joiner}" for n, space, unit, joiner in items)
+    assert _extract(text, None) == _extract(text, None, fast=False)

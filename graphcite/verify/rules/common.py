@@ -9,7 +9,7 @@ from graphcite.ingest.nlp import lemma
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 
-__all__ = ["SYNONYMS", "attributed", "is_year", "same_predicate", "word_lemmas"]
+__all__ = ["SYNONYMS", "attributed", "blank_values", "is_year", "locate", "same_predicate", "word_lemmas"]
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
@@ -96,3 +96,22 @@ def is_year(value: ExtractedValue) -> bool:
     """A bare four-digit number between 1900 and 2100 is a year, not a count."""
     return (value.kind in {"count", "number"} and value.unit is None and value.magnitude is not None
             and value.surface.isdigit() and len(value.surface) == 4 and 1900 <= value.magnitude <= 2100)
+
+
+def locate(text: str, value: ExtractedValue) -> tuple[int, int] | None:
+    """Where ``value`` sits in ``text``: its own offsets when they fit, else the first occurrence.
+
+    A later part of a compound sentence keeps offsets into the whole sentence, not into its own text.
+    """
+    if 0 <= value.start < value.end <= len(text) and text[value.start:value.end] == value.surface:
+        return value.start, value.end
+    at = text.find(value.surface)
+    return (at, at + len(value.surface)) if at != -1 else None
+
+
+def blank_values(text: str, values: tuple[ExtractedValue, ...] | list[ExtractedValue]) -> str:
+    """``text`` with every value's surface replaced by a space (numbers are the quantity rules' job)."""
+    spans = sorted((span for v in values if (span := locate(text, v))), reverse=True)
+    for start, end in spans:
+        text = text[:start] + " " + text[end:]
+    return text

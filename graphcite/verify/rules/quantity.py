@@ -6,11 +6,12 @@ import re
 from dataclasses import replace
 
 from graphcite.ingest.nlp import lemma
+from graphcite.ingest.terms import STOPWORDS
 from graphcite.ingest.values import values_agree
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
-from graphcite.verify.rules.common import is_year, word_lemmas
+from graphcite.verify.rules.common import is_year, locate, word_lemmas
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
 _ARTICLE_ONES = frozenset({"one", "a", "an", "single", "1"})
@@ -51,15 +52,18 @@ def evidence_values(evidence: Evidence) -> list[ExtractedValue]:
 
 def _window(text: str, value: ExtractedValue, before: int = 5, after: int = 3) -> frozenset[str]:
     """Lemmas of the words around a value (five before, three after): what it counts."""
-    left = _WORD.findall(text[:value.start])[-before:]
-    right = _WORD.findall(text[value.end:])[:after]
+    span = locate(text, value)
+    if span is None:
+        return word_lemmas(text)
+    left = _WORD.findall(text[:span[0]])[-before:]
+    right = _WORD.findall(text[span[1]:])[:after]
     return word_lemmas(" ".join(left + right))
 
 
 def _noun_matches(noun: str | None, text: str, value: ExtractedValue) -> bool:
-    if not noun or noun in {"time", "times"}:
+    if not noun or noun in {"time", "times"} or noun == value.counted_noun:
         return True
-    words = _window(text, value)
+    words = _window(text, value) | word_lemmas(value.surface)
     return noun in words or lemma(noun) in words
 
 
@@ -191,10 +195,11 @@ def _related(a: str | None, b: str | None) -> bool:
 
 
 def _mentions(measured: str | None, words: frozenset[str]) -> bool:
+    """Whether any content word of the measured phrase (or its 5-letter stem) occurs in ``words``."""
     if not measured:
         return True
-    return all(any(w == m or (len(m) >= 5 and w[:5] == m[:5]) for w in words) for m in word_lemmas(measured)
-               if len(m) > 2)
+    wanted = [m for m in word_lemmas(measured) if len(m) > 3 and m not in STOPWORDS]
+    return not wanted or any(any(w == m or (len(m) >= 5 and w[:5] == m[:5]) for w in words) for m in wanted)
 
 
 @rule("GC304", "limit-vs-observed", family="quantity", effect="insufficient",

@@ -19,6 +19,7 @@ _ENTITY_RE = re.compile(r"\b(?:[A-Z][A-Za-z0-9]*[-_][A-Za-z0-9\-_]+|[A-Z]{2,}[0-
                         r"[A-Z][a-z]+[A-Z][A-Za-z]+|(?<=\s)[A-Z][a-z]{2,}(?=\s(?:adapter|carrier|service|"
                         r"queue|relay|team|region|customer|plan)))\b")
 _UNIVERSAL = frozenset({"all", "every", "any", "each"})
+_ALL_TIME = re.compile(r"\b(never|always|ever|at any time|at all times)\b", re.I)
 
 
 @lru_cache(maxsize=1)
@@ -69,11 +70,21 @@ def lost_condition(claim: AtomicClaim, evidence: Evidence) -> str | None:
 
 @rule("GC502", "scope-broadened", family="scope", effect="insufficient",
       good=[("All carrier adapters log their requests.", "All carrier adapters log their requests.")],
-      bad=[("All carrier adapters log their requests.", "The Pelican adapter logs its requests.")])
+      bad=[("All carrier adapters log their requests.", "The Pelican adapter logs its requests."),
+           ("The relay has never had a handler for refunds.",
+            "No handler is registered for refunds in release 2024.09.")])
 def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> str | None:
-    """A universal claim needs universal evidence: one adapter's behaviour is not every adapter's."""
+    """A universal claim needs universal evidence: one adapter's behaviour is not every adapter's.
+
+    The same holds in time: "never" or "always" is not shown by a passage about one release or date.
+    """
+    if _ALL_TIME.search(claim.text):
+        scoped = [v.surface for v in evidence.values if v.kind in {"version", "revision", "date"}
+                  and v.surface.lower() not in claim.text.lower()]
+        if scoped:
+            return f"claim speaks of all time, evidence holds for {scoped[0]!r}"
     if (claim.quantifier or "").lower() not in _UNIVERSAL:
-        return None
+        return None if not _ALL_TIME.search(claim.text) else ""
     words = set(re.findall(r"[a-z]+", evidence.quote.lower()))
     if words & (_UNIVERSAL | {"always", "whole", "entire"}):
         return ""

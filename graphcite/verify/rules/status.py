@@ -72,3 +72,28 @@ def superseded_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
         by = ", ".join(f"{key}" + (f" (effective {date})" if date else "") for key, date in evidence.superseded_by)
         return f"evidence is superseded by {by}"
     return f"evidence is {evidence.status} under {_where(evidence)}"
+
+
+_PAST = re.compile(r"\b(was|were|had|did|used to|previously|formerly|until then|at the time)\b", re.I)
+_PRESENT = re.compile(r"\b(is|are|has|have|does|do|now|still|currently|today)\b", re.I)
+
+
+@rule("GC603", "past-evidence-current-claim", family="status", effect="contextualizes",
+      good=[("The relay had no connection limit in July.", "The relay had no connection limit."),
+            ("The relay has no connection limit.", "The relay has no connection limit.")],
+      bad=[("The relay still has no connection limit.", "The relay had no connection limit.")])
+def past_evidence_current_claim(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """A passage that says how things were does not show how they are now.
+
+    An incident report's "the relay had no limit" supports the past, not "the relay has no limit";
+    the fix may have landed since. This is not a recency heuristic: the old record stays authoritative
+    for the past-tense claim.
+    """
+    if claim.tense != "current" or evidence.block_type == "table_row" or attributed(claim, evidence):
+        return ""
+    from graphcite.verify.evidence import clause_for
+
+    clause = clause_for(evidence.quote, claim.text)
+    if _PAST.search(clause) and not _PRESENT.search(clause):
+        return "the evidence describes the past; the claim is about now"
+    return ""

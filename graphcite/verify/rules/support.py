@@ -11,7 +11,9 @@ from graphcite.verify.rules.common import same_predicate, word_lemmas
 __all__: list[str] = []
 
 # Light verbs say little on their own; the object then carries the predicate.
-_LIGHT = frozenset({"be", "have", "do", "use", "make", "get", "keep", "take", "give", "go", "state", "say"})
+_LIGHT = frozenset({"be", "have", "do", "use", "make", "get", "keep", "take", "give", "go", "state", "say",
+                    "reach", "stand", "remain", "stay", "become"})
+_FORBID = frozenset({"forbid", "prohibit", "ban", "disallow", "bar"})
 _AUX = frozenset({"not", "no", "never", "can", "could", "may", "might", "must", "should", "will", "would",
                   "shall", "be", "is", "are", "was", "were", "been", "being", "does", "did", "has", "had",
                   "cannot", "now", "still", "also", "only", "automatically"})
@@ -35,4 +37,6 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
     terms = word_lemmas(evidence.envelope)
     if any(same_predicate(w, terms) for w in words):
         return ""
+    if set(words) & _FORBID and evidence.modality_for(claim.text)[0] == "must-not":
+        return ""  # "forbids retries" is what "must not retry" says
     return f"the evidence does not say {claim.predicate!r}"
