@@ -62,6 +62,8 @@ def unit_conflicts(part: AtomicClaim, unit_text: str, unit_values: Sequence[Extr
     names = {n.lower() for n in named_entities(part.text, initial=True)}
     about: list[ExtractedValue] = []  # values that sit in a sentence about the claim's subject
     for other in unit_values:
+        if other.bound == "approx":
+            continue  # "a couple of hours" contradicts nothing precisely
         sentence = _sentence_around(unit_text, other)
         if lexical_score(subject_text, sentence) >= MIN_SUBJECT_OVERLAP and all(n in sentence.lower() for n in names):
             about.append(other)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
+from graphcite.verify.rules.common import attributed
 
 __all__ = ["COMPATIBLE"]
 
@@ -45,6 +46,8 @@ def modality_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
         return ""
     if mine == "must-not" and claim.negated and theirs == "must" and evidence.negation_for(claim.text, claim.predicate):
         return ""
+    if mine in {"proposed", "considered", "planned"} and attributed(claim, evidence):
+        return ""  # "PROP-27, which proposed X, was rejected" describes the document
     if mine == "asserted" and claim.negated and theirs == "must-not" and evidence.kind in _SCOPE_KINDS:
         return ""  # a contract that forbids it defines what the component does
     return f"claim is {mine}, evidence is {theirs}" + (f" ({cue!r})" if cue else "")

@@ -77,6 +77,11 @@ def comparable(a: ExtractedValue, b: ExtractedValue) -> bool:
 
 
 def _agree(a: ExtractedValue, b: ExtractedValue) -> bool:
+    """Claim value ``a`` states the same number as evidence value ``b`` after unit conversion.
+
+    Bounds are not widened: "up to three" is not read as following from "up to two", because a
+    stated maximum names a number, and the reader takes it as that number.
+    """
     if a.kind in {"version", "revision"}:
         return _digits(a) == _digits(b) or a.magnitude == b.magnitude
     return bool(values_agree(a, b))

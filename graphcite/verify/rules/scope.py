@@ -19,6 +19,7 @@ _ENTITY_RE = re.compile(r"\b(?:[A-Z][A-Za-z0-9]*[-_][A-Za-z0-9\-_]+|[A-Z]{2,}[0-
                         r"[A-Z][a-z]+[A-Z][A-Za-z]+|(?<=\s)[A-Z][a-z]{2,}(?=\s(?:adapter|carrier|service|"
                         r"queue|relay|team|region|customer|plan)))\b")
 _UNIVERSAL = frozenset({"all", "every", "any", "each"})
+_ANAPHORIC = re.compile(r"\b(all|each|every one) of (those|these|them|its|their|the)\b", re.I)
 _ALL_TIME = re.compile(r"\b(never|always|ever|at any time|at all times)\b", re.I)
 
 
@@ -83,7 +84,7 @@ def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> str | None:
                   and v.surface.lower() not in claim.text.lower()]
         if scoped:
             return f"claim speaks of all time, evidence holds for {scoped[0]!r}"
-    if (claim.quantifier or "").lower() not in _UNIVERSAL:
+    if (claim.quantifier or "").lower() not in _UNIVERSAL or _ANAPHORIC.search(claim.text):
         return None if not _ALL_TIME.search(claim.text) else ""
     words = set(re.findall(r"[a-z]+", evidence.quote.lower()))
     if words & (_UNIVERSAL | {"always", "whole", "entire"}):
