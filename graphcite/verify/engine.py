@@ -21,7 +21,7 @@ from graphcite.verify.judges import judge
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import RULES, Finding
 from graphcite.verify.resolve import ResolvedCitation, resolve_citations
-from graphcite.verify.rules.common import blank_values
+from graphcite.verify.rules.common import attributed, attribution_stripped, blank_values
 
 __all__ = ["CitationVerdict", "PartVerdict", "evaluate_pair", "metrics_for", "verify_claims"]
 
@@ -76,7 +76,10 @@ def _lexical_text(claim: AtomicClaim, config: VerifierConfig) -> str:
 def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig,
                   index: int = 0) -> CitationVerdict:
     """Judge one atomic claim against one valid piece of evidence: judge first, then every rule."""
-    verdict = judge(_lexical_text(claim, config), evidence.envelope, config)
+    text = _lexical_text(claim, config)
+    if not config.lexical_only and attributed(claim, evidence):
+        text = attribution_stripped(text)
+    verdict = judge(text, evidence.envelope, config)
     findings = [Finding("GC201", "lexical-support", "pass" if verdict.label == "supports" else "fail",
                         verdict.rationale + (f"; {verdict.fallback}" if verdict.fallback else ""),
                         None if verdict.label == "supports" else verdict.label)]

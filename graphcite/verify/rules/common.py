@@ -9,7 +9,7 @@ from graphcite.ingest.nlp import lemma
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 
-__all__ = ["SYNONYMS", "attributed", "blank_values", "is_year", "locate", "same_predicate", "word_lemmas"]
+__all__ = ["SYNONYMS", "attributed", "attribution_stripped", "blank_values", "is_year", "locate", "same_predicate", "word_lemmas"]
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
@@ -90,6 +90,16 @@ def attributed(claim: AtomicClaim, evidence: Evidence) -> bool:
     doc_nouns = {"note", "decision", "manual", "handbook", "runbook", "contract", "proposal", "registry",
                  "manifest", "report", "post", "record", "faq", "page"}
     return bool(claim_words & doc_nouns) and len(title_words & claim_words) >= 1
+
+
+_META_WORDS = re.compile(r"\b(since|superseded|supersedes|replaced|by|note|notes|record|decision|says?|said|states?|"
+                         r"stated|specif(?:y|ies|ied)|recorded|listed|noted|documented|describes?|described|"
+                         r"according to|under)\b", re.I)
+
+
+def attribution_stripped(text: str) -> str:
+    """The claim without its attribution ("the 2022 note, since superseded by DR-017, specified ...")."""
+    return _META_WORDS.sub(" ", _ID.sub(" ", text))
 
 
 def is_year(value: ExtractedValue) -> bool:

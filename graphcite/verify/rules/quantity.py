@@ -84,7 +84,22 @@ def _agree(a: ExtractedValue, b: ExtractedValue) -> bool:
     """
     if a.kind in {"version", "revision"}:
         return _digits(a) == _digits(b) or a.magnitude == b.magnitude
-    return bool(values_agree(a, b))
+    return bool(values_agree(a, b)) or _attempts_equal(a, b)
+
+
+_ATTEMPT = frozenset({"attempt", "try", "tries", "delivery", "send", "call"})
+_RETRY = frozenset({"retry", "retries", "redelivery"})
+
+
+def _attempts_equal(a: ExtractedValue, b: ExtractedValue) -> bool:
+    """N attempts are the first try plus N-1 retries: "four attempts" agrees with "three retries"."""
+    if a.magnitude is None or b.magnitude is None or a.bound != b.bound:
+        return False
+    if a.counted_noun in _ATTEMPT and b.counted_noun in _RETRY:
+        return a.magnitude == b.magnitude + 1
+    if a.counted_noun in _RETRY and b.counted_noun in _ATTEMPT:
+        return a.magnitude + 1 == b.magnitude
+    return False
 
 
 def _digits(value: ExtractedValue) -> str:
@@ -100,6 +115,8 @@ def _version_word(value: ExtractedValue) -> str:
 
 def _nouns_clash(a: ExtractedValue, b: ExtractedValue) -> bool:
     if not (a.counted_noun and b.counted_noun) or "time" in {a.counted_noun, b.counted_noun}:
+        return False
+    if {a.counted_noun, b.counted_noun} <= _ATTEMPT | _RETRY and _attempts_equal(a, b):
         return False
     return a.counted_noun != b.counted_noun
 
@@ -138,7 +155,8 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
 
 
 @rule("GC302", "counted-noun-mismatch", family="quantity", effect="insufficient",
-      good=[("The worker makes three attempts.", "The worker makes 3 attempts before giving up.")],
+      good=[("The worker makes three attempts.", "The worker makes 3 attempts before giving up."),
+            ("The worker makes four attempts in total.", "The worker sends the first try plus three retries.")],
       bad=[("The worker makes three retries.", "The worker makes three attempts before giving up.")])
 def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """The same number counting a different thing does not support the claim.
@@ -153,6 +171,8 @@ def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     text = evidence.quote if evidence.values else evidence.context
     problems = []
     for value in mine:
+        if any(_attempts_equal(value, e) for e in theirs):
+            continue
         same_number = [e for e in theirs if e.magnitude == value.magnitude]
         if not same_number:
             continue

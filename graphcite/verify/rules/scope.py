@@ -105,6 +105,6 @@ def entity_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     if not mine:
         return None
     haystack = " ".join([evidence.quote, evidence.context, *evidence.heading_path, evidence.title or "",
-                         evidence.source_key]).lower()
+                         evidence.source_key, *(key for key, _ in evidence.superseded_by)]).lower()
     missing = sorted(e for e in mine if e.lower() not in haystack)
     return "; ".join(f"evidence does not name {e!r}" for e in missing)
