@@ -355,3 +355,42 @@ def test_examples_conform_to_the_published_schemas(schema_name: str, documents) 
     for document in documents():
         errors = [error.message for error in validator.iter_errors(document)]
         assert not errors, errors
+
+
+def test_heldout_set_is_valid_and_disjoint_from_the_tuning_set() -> None:
+    """heldout.jsonl measures the verifier on claims its rules were not tuned on.
+
+    Same checks as for set.jsonl (shape, verbatim quotes, balance, visibility), plus: its ids and
+    claims must not repeat the tuning set's, or it stops being held out.
+    """
+    lines = (EXAMPLES / "labelled" / "heldout.jsonl").read_text(encoding="utf-8").splitlines()
+    items = [json.loads(line) for line in lines if line.strip()]
+    assert len(items) >= 60
+    ids = [item["id"] for item in items]
+    assert len(ids) == len(set(ids))
+    assert not set(ids) & {item["id"] for item in labelled()}
+    assert not {item["claim"] for item in items} & {item["claim"] for item in labelled()}
+    assert sum(item["gold_supported"] for item in items) / len(items) >= 0.35
+    counts = Counter(item["category"] for item in items)
+    assert set(counts) <= CATEGORIES, set(counts) - CATEGORIES
+    assert min(counts.values()) >= 2, counts
+    restricted = {key_of(p) for p in corpus_documents() if metadata(p)["visibility"] == "restricted"}
+    for item in items:
+        where = item["id"]
+        assert item["claim"].strip() and item["rationale"].strip(), where
+        assert isinstance(item["gold_supported"], bool), where
+        assert item["review"] in ("adjudicated", "contested"), where
+        assert item["audience"] in ("public", "internal"), where
+        assert item.get("claim_type", "direct") in CLAIM_TYPES, where
+        assert item["citations"], where
+        for citation in item["citations"]:
+            assert citation["gold_relation"] in RELATIONS, where
+            assert citation.get("role", "policy") in ("policy", "classification", "definition"), where
+        problems = [quote_problem(c) for c in item["citations"]]
+        if item["category"] in BROKEN_ON_PURPOSE:
+            assert not item["gold_supported"], where
+            assert all(problems), f"{where} is meant to be broken but resolves"
+        else:
+            assert not any(problems), f"{where}: {problems}"
+        if item["audience"] == "public" and any(c["source"] in restricted for c in item["citations"]):
+            assert not item["gold_supported"], where

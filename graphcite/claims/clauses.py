@@ -218,8 +218,8 @@ def _connective_split(d: Doc, a: int, b: int) -> tuple[str, int, Cue, tuple[int,
         if k == a:
             continue
         if phrase in _SUBORDINATE:
-            if phrase in {"after", "before", "since"} and clause_at(d, end, b) is None:
-                continue
+            if phrase in {"after", "before", "since"} and (clause_at(d, end, b) is None or d.lower[k - 1] == "only"):
+                continue  # "only after X" is a condition on the claim, not a link between two claims
             if phrase in {"because", "although", "though", "even though", "whereas"} and end >= b:
                 continue
             if find_predicate(d, a, k) is None:
@@ -351,7 +351,7 @@ def _condition_ok(d: Doc, k: int, cue: Cue, end: int, *, leading: bool) -> bool:
     if phrase == "once":
         return clause_at(d, cue.end, end) is not None
     if phrase in {"after", "before"}:
-        return leading or clause_at(d, cue.end, end) is None
+        return leading or clause_at(d, cue.end, end) is None or (k > 0 and d.lower[k - 1] == "only")
     if phrase in {"until", "while"}:
         return cue.end < end and not is_year(d.lower[cue.end])
     return cue.end < end

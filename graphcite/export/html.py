@@ -22,7 +22,7 @@ import networkx as nx
 from graphcite.export import atomic_write
 from graphcite.export.webanno import revision_iri
 from graphcite.graph.chain import claim_tree
-from graphcite.graph.independence import independence, lineage_view
+from graphcite.graph.independence import independence
 from graphcite.store import Store
 
 __all__ = ["CSP", "VERDICTS", "render_page", "write_html"]
@@ -247,10 +247,9 @@ def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None) 
 def render_page(G: nx.MultiDiGraph, *, title: str | None = None) -> str:
     """The review page of every claim in ``G`` as one HTML string."""
     claims = G.graph.get("claim_order", [])
-    view = lineage_view(G)
     cache: dict[str, Any] = {}
     trees = [claim_tree(G, c) for c in claims]
-    results = [independence(G, c, _view=view, _cache=cache) if t["supported"] else None
+    results = [independence(G, c, cache=cache) if t["supported"] else None
                for c, t in zip(claims, trees, strict=True)]
     heading = title or (f"Review of answer {G.graph['answer_id']}" if G.graph.get("answer_id")
                         else f"Review of {len(claims)} claim{'s' if len(claims) != 1 else ''}")

@@ -22,7 +22,7 @@ from prov.model import Namespace, ProvDocument
 
 from graphcite.export import atomic_write
 from graphcite.graph.build import LINEAGE_RELATIONS, edges_in, edges_out
-from graphcite.graph.independence import lineage_view, primary_authorities
+from graphcite.graph.independence import primary_authorities
 from graphcite.store import Store
 
 __all__ = ["NAMESPACES", "prov_document", "write_prov"]
@@ -129,12 +129,11 @@ def prov_document(G: nx.MultiDiGraph) -> ProvDocument:
                                "gc:role": data.get("role"), "gc:index": data["index"],
                                "gc:valid": data.get("valid"), "gc:supportScore": data.get("support_score"),
                                "gc:findings": data.get("findings")}))
-    view = lineage_view(G)
     cache: dict[str, Any] = {}
     for n, data in sorted(G.nodes(data=True)):
         if data["kind"] != "source" or not any(k in LINEAGE_RELATIONS for _, _, k in edges_out(G, n)):
             continue
-        for root in sorted(primary_authorities(G, n, view=view, cache=cache)):
+        for root in sorted(primary_authorities(G, n, cache=cache)):
             if len(root) == 1 and root[0] != n:
                 doc.hadPrimarySource(names[n], names[root[0]])
     return doc

@@ -23,7 +23,7 @@ from graphcite.graph.build import (
     edges_out,
     resolve_ref,
 )
-from graphcite.graph.independence import lineage_view, primary_authorities
+from graphcite.graph.independence import primary_authorities
 from graphcite.store import Store
 
 __all__ = ["chain", "claim_tree", "source_tree"]
@@ -107,11 +107,11 @@ def _supersession(tree: dict[str, Any]) -> str | None:
     return None
 
 
-def _roots(G: nx.MultiDiGraph, target: str, view: nx.MultiDiGraph, cache: dict[str, Any]) -> list[str]:
+def _roots(G: nx.MultiDiGraph, target: str, cache: dict[str, Any]) -> list[str]:
     node = target
     for _ in range(3):
         if G.nodes[node]["kind"] == "source":
-            roots = primary_authorities(G, node, view=view, cache=cache)
+            roots = primary_authorities(G, node, cache=cache)
             return sorted(" ↔ ".join(G.nodes[n]["key"] for n in root) for root in roots)
         node = next(v for _, v, k in edges_out(G, node) if k in {"in", "of"})
     return []
@@ -121,7 +121,6 @@ def claim_tree(G: nx.MultiDiGraph, claim_id: str) -> dict[str, Any]:
     """The support chain of one claim in a graph built by :func:`graphcite.graph.build_graph`."""
     cnode = claim_node(claim_id)
     data = G.nodes[cnode]
-    view = lineage_view(G)
     cache: dict[str, Any] = {}
     citations = []
     for _, cit, key in edges_out(G, cnode):
@@ -140,7 +139,7 @@ def claim_tree(G: nx.MultiDiGraph, claim_id: str) -> dict[str, Any]:
             item["primary_authorities"] = []
         else:
             item.update(_target_tree(G, target))
-            item["primary_authorities"] = _roots(G, target, view, cache)
+            item["primary_authorities"] = _roots(G, target, cache)
             note = _supersession(item)
             if note:
                 item["superseded"] = note

@@ -59,13 +59,13 @@ def _acyclic(parents: dict[str, list[str]]) -> bool:
     return seen == len(parents)
 
 
-def primary_authorities(G: nx.MultiDiGraph, source: str, *, view: nx.MultiDiGraph | None = None,
+def primary_authorities(G: nx.MultiDiGraph, source: str, *,
                         cache: dict[str, frozenset[tuple[str, ...]]] | None = None) -> frozenset[tuple[str, ...]]:
     """The roots reached from a source node by lineage, each as a tuple of source nodes.
 
     A plain root is a 1-tuple; a lineage cycle nothing leads out of is one authority, given as the
-    sorted tuple of its members. A source with no lineage is its own authority. (``view`` is accepted
-    for backward compatibility and not needed.)
+    sorted tuple of its members. A source with no lineage is its own authority. ``cache`` (a dict
+    shared across calls on one graph) saves walking the same lineage twice.
     """
     if cache is not None and source in cache:
         return cache[source]
@@ -127,15 +127,14 @@ def _authority_name(G: nx.MultiDiGraph, authority: tuple[str, ...]) -> str:
     return "the lineage cycle " + " ↔ ".join(_key(G, n) for n in authority)
 
 
-def independence(G: nx.MultiDiGraph, claim_id: str, *, _view: nx.MultiDiGraph | None = None,
-                 _cache: dict[str, frozenset[tuple[str, ...]]] | None = None) -> dict[str, Any]:
+def independence(G: nx.MultiDiGraph, claim_id: str, *,
+                 cache: dict[str, frozenset[tuple[str, ...]]] | None = None) -> dict[str, Any]:
     """Attestations (distinct sources of the supporting citations) against independent authorities."""
     cnode = claim_node(claim_id)
     if cnode not in G:
         raise NotFoundError(f"claim {claim_id} is not in the graph", where="CLAIM",
                             fix="build the graph of this claim or its answer first")
-    view = _view if _view is not None else lineage_view(G)
-    cache = _cache if _cache is not None else {}
+    cache = cache if cache is not None else {}
     attested: dict[str, list[int]] = {}
     for _, cit, key in edges_out(G, cnode):
         data = G.nodes[cit]
@@ -154,7 +153,7 @@ def independence(G: nx.MultiDiGraph, claim_id: str, *, _view: nx.MultiDiGraph | 
         return s
 
     owner: dict[tuple[str, ...], str] = {}
-    authorities_of = {s: primary_authorities(G, s, view=view, cache=cache) for s in sorted(attested)}
+    authorities_of = {s: primary_authorities(G, s, cache=cache) for s in sorted(attested)}
     for source, roots in authorities_of.items():
         for root in roots:
             if root in owner:
@@ -231,11 +230,10 @@ def audit_independence(store: Store, ref: str | None = None, *, all: bool = Fals
         if not batch.claim_ids:
             continue
         G = build_graph(store, selection=batch, audience=audience)
-        view = lineage_view(G)
         cache: dict[str, frozenset[tuple[str, ...]]] = {}
         for claim_id in G.graph["claim_order"]:
             if include_unsupported or G.nodes[claim_node(claim_id)]["supported"]:
-                results.append(independence(G, claim_id, _view=view, _cache=cache))
+                results.append(independence(G, claim_id, cache=cache))
     return results
 
 

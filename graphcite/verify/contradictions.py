@@ -72,7 +72,7 @@ def unit_conflicts(part: AtomicClaim, unit_text: str, unit_values: Sequence[Extr
         if sum(1 for other in checkable if comparable(value, other)) > 1:
             continue  # two durations in one claim: which one a sentence contradicts is a guess
         same = [v for v in about if comparable(value, v) and v.kind == value.kind
-                and v.counted_noun == value.counted_noun
+                and (v.counted_noun == value.counted_noun or "time" in {v.counted_noun, value.counted_noun})
                 and (not value.measured or not v.measured or v.measured == value.measured)
                 and not ({value.role, v.role} >= {"observed"} and value.role != v.role)]
         if len(same) == 1 and not values_agree(value, same[0]):
