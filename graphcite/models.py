@@ -354,6 +354,7 @@ class AtomicClaim:
     connective: str | None = None
     joins: tuple[int, int] | None = None
     claim_type: str = "direct"
+    sentence: str | None = None  # the whole input claim this part came from
 
 
 class LemmaEntry(SQLModel, table=True):

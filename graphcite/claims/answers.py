@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from graphcite.claims.decompose import decompose
@@ -63,10 +63,7 @@ def parts_for(answer: InputAnswer, *, model: str | None = None) -> list[list[Ato
     out = []
     for claim in answer.claims:
         parts = decompose(claim.text, model=model) or [AtomicClaim(text=claim.text, span=(0, len(claim.text)))]
-        if claim.claim_type:
-            from dataclasses import replace
-
-            parts = [replace(p, claim_type=claim.claim_type) for p in parts]
+        parts = [replace(p, sentence=claim.text, claim_type=claim.claim_type or p.claim_type) for p in parts]
         out.append(parts)
     return out
 

@@ -107,7 +107,9 @@ def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: Veri
     quotes = " ".join(c.evidence.quote for c, _ in usable if c.evidence)
     base = usable[0][0].evidence
     assert base is not None
-    combined = replace(base, quote=quotes, context=quotes,
+    block = base.block_type if all(c.evidence.block_type == base.block_type for c, _ in usable if c.evidence) \
+        else "paragraph"
+    combined = replace(base, quote=quotes, context=quotes, block_type=block,
                        heading_path=tuple(h for c, _ in usable if c.evidence
                                           for h in (*c.evidence.heading_path, c.evidence.title or "")),
                        values=tuple(v for c, _ in usable if c.evidence for v in c.evidence.values),

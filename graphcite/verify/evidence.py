@@ -39,7 +39,8 @@ _MODALITY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("should", re.compile(r"\b(should|ought to|is recommended|are recommended|we recommend)\b", re.I)),
     ("proposed", re.compile(r"\b(propose|proposes|proposed|proposal|suggests?|suggested)\b", re.I)),
     ("considered", re.compile(r"\b(considered|considering|evaluated|explored|discussed|investigated)\b", re.I)),
-    ("planned", re.compile(r"\b(plans? to|planned|will|scheduled to|intends? to|roadmap)\b", re.I)),
+    ("planned", re.compile(r"\b(plans? to|planned|scheduled to|intends? to|roadmap|will be (?:added|built|"
+                           r"introduced|shipped|rolled out))\b", re.I)),
     ("may", re.compile(r"\b(may|might|could|is allowed|are allowed|is permitted|are permitted|"
                        r"optionally)\b", re.I)),
     ("can", re.compile(r"\b(can|is able to|are able to)\b", re.I)),
@@ -77,14 +78,26 @@ def negation_of(text: str) -> str | None:
     return found.group(0).lower() if found else None
 
 
+_IMPERATIVE = re.compile(r"^\s*(?:do not|don't|never|always|please )?\s*(?:reject|use|send|keep|check|verify|rotate|"
+                         r"store|call|retry|avoid|set|treat|return|ask|escalate|replay|alert|log|page|drop|"
+                         r"accept|sign|validate|respond|wait|stop|start|run|add|remove)\b", re.I)
+
+
 @lru_cache(maxsize=65_536)
-def modality_of(text: str) -> tuple[str, str | None]:
-    """(modality, cue) of the evidence text: the strongest marker in its main clause."""
+def modality_of(text: str, imperative: bool = True) -> tuple[str, str | None]:
+    """(modality, cue) of the evidence text: the strongest marker in its main clause.
+
+    An instruction ("Reject events older than five minutes") is an obligation.
+    """
     main = _strip_conditions(text)
     for name, pattern in _MODALITY_PATTERNS:
         found = pattern.search(main)
         if found:
             return name, found.group(0).lower()
+    order = _IMPERATIVE.match(text) if imperative else None
+    if order:
+        negated = order.group(0).lower().startswith(("do not", "don't", "never"))
+        return ("must-not" if negated else "must"), order.group(0).strip().lower()
     return "asserted", None
 
 
@@ -231,8 +244,8 @@ class Evidence:
         return negation_of(clause_for(quote, claim_text))
 
     def modality_for(self, claim_text: str) -> tuple[str, str | None]:
-        """Modality of the clause that talks about the claim."""
-        return modality_of(clause_for(self.quote, claim_text))
+        """Modality of the clause that talks about the claim (a docstring's "Ask ..." is no order)."""
+        return modality_of(clause_for(self.quote, claim_text), not self.is_code)
 
     @property
     def modality(self) -> tuple[str, str | None]:

@@ -64,7 +64,9 @@ def same_predicate(word: str, evidence_words: frozenset[str]) -> bool:
     if SYNONYMS.get(word, frozenset()) & evidence_words:
         return True
     stem = word[:5]
-    return len(stem) == 5 and any(w.startswith(stem) for w in evidence_words)
+    if len(stem) == 5 and any(w.startswith(stem) for w in evidence_words):
+        return True
+    return len(word) >= 3 and any(w.startswith(word) and len(w) <= len(word) + 3 for w in evidence_words)
 
 
 _REPORTING = re.compile(r"\b(says?|said|states?|stated|specif(?:y|ies|ied)|recorded|listed|noted|documented|"
@@ -88,7 +90,7 @@ def attributed(claim: AtomicClaim, evidence: Evidence) -> bool:
     title_words = {w for w in word_lemmas(title) if len(w) > 3} - {"note", "notes", "this", "that"}
     claim_words = word_lemmas(text)
     doc_nouns = {"note", "decision", "manual", "handbook", "runbook", "contract", "proposal", "registry",
-                 "manifest", "report", "post", "record", "faq", "page"}
+                 "manifest", "report", "post", "record", "faq", "page", "rules", "rule", "policy"}
     return bool(claim_words & doc_nouns) and len(title_words & claim_words) >= 1
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
@@ -46,8 +48,11 @@ def modality_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
         return ""
     if mine == "must-not" and claim.negated and theirs == "must" and evidence.negation_for(claim.text, claim.predicate):
         return ""
-    if mine in {"proposed", "considered", "planned"} and attributed(claim, evidence):
-        return ""  # "PROP-27, which proposed X, was rejected" describes the document
+    if mine in {"proposed", "considered", "planned"} and (attributed(claim, evidence)
+                                                          or evidence.status in {"proposal", "draft"}):
+        return ""  # the document's status or the attribution carries the modality
+    if cue and re.search(rf"\b{re.escape(cue)}\b", claim.sentence or claim.text, re.I):
+        return ""  # "the report says the dispatcher should alert": the claim carries the same modal
     if mine == "asserted" and claim.negated and theirs == "must-not" and evidence.kind in _SCOPE_KINDS:
         return ""  # a contract that forbids it defines what the component does
     return f"claim is {mine}, evidence is {theirs}" + (f" ({cue!r})" if cue else "")

@@ -282,14 +282,14 @@ def version_vs_revision(claim: AtomicClaim, evidence: Evidence) -> str | None:
 def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """A claim's number must be stated by the evidence, not only its topic.
 
-    A passage about retries without a count cannot support "retries five times"; the number came
-    from somewhere else.
+    A passage about retries without a count cannot support "retries five times", and a row holding
+    500 ms and 3 s cannot support 503 ms: the number came from somewhere else.
     """
     mine = [v for v in claim_values(claim) if v.surface.lower() not in _ARTICLE_ONES]
     if not mine:
         return None
     theirs = evidence_values(evidence)
     envelope = evidence.envelope
-    missing = [v for v in mine if not any(comparable(v, e) for e in theirs)
+    missing = [v for v in mine if not any(comparable(v, e) and _agree(v, e) for e in theirs)
                and not (_digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope))]
-    return "; ".join(f"no value comparable to {_describe(v)} in the evidence" for v in missing)
+    return "; ".join(f"no value in the evidence states {_describe(v)}" for v in missing)

@@ -56,7 +56,7 @@ def lost_condition(claim: AtomicClaim, evidence: Evidence) -> str | None:
     theirs = evidence.conditions
     if not theirs:
         return None
-    claim_terms = support_terms(claim.text)
+    claim_terms = support_terms(claim.sentence or claim.text)
     lost = []
     for condition in theirs:
         wanted = support_terms(condition)

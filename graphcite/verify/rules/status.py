@@ -44,8 +44,9 @@ def heading_reversal(claim: AtomicClaim, evidence: Evidence) -> str | None:
     if evidence.status in {"proposal", "draft"} and (claim.modality in _TENTATIVE or claim.claim_type == "proposal"):
         return ""
     if evidence.status in {"rejected", "forbidden"} and (
-            claim.modality in {"considered", "proposed"} or _REPORTS_REJECTION.search(claim.text)):
-        return ""
+            (claim.modality in {"considered", "proposed"} and claim.tense == "past")
+            or _REPORTS_REJECTION.search(claim.text)):
+        return ""  # "X was proposed (and rejected)" is true; "DR-1 proposes X" is not
     if attributed(claim, evidence):
         return ""
     return f"evidence is {evidence.status} under {_where(evidence)}"

@@ -5,8 +5,9 @@ from __future__ import annotations
 from graphcite.ingest.nlp import lemma
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
+from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import rule
-from graphcite.verify.rules.common import same_predicate, word_lemmas
+from graphcite.verify.rules.common import blank_values, same_predicate, word_lemmas
 
 __all__: list[str] = []
 
@@ -40,3 +41,25 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
     if set(words) & _FORBID and evidence.modality_for(claim.text)[0] == "must-not":
         return ""  # "forbids retries" is what "must not retry" says
     return f"the evidence does not say {claim.predicate!r}"
+
+
+@rule("GC203", "object-not-in-evidence", family="support", effect="mentions",
+      good=[("The desk answers label requests within one day.", "The desk answers label requests within one day.")],
+      bad=[("The desk answers label requests within one day.",
+            "The desk accepts questions by email and answers within one day.")])
+def object_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """The thing the claim is about must be in the evidence, not only the subject and the verb.
+
+    "Answers label requests within a day" and "answers questions within a day" share subject, verb and
+    number; what is answered differs.
+    """
+    if not claim.object or claim.connective or evidence.block_type == "table_row":
+        return None
+    wanted = support_terms(blank_values(claim.object, claim.values)) - support_terms(claim.subject or "")
+    wanted = {w for w in wanted if not w.replace(".", "").isdigit()}
+    if not wanted:
+        return None
+    terms = word_lemmas(evidence.envelope + " " + evidence.antecedent)
+    if any(same_predicate(w, terms) for w in wanted):
+        return ""
+    return f"the evidence does not mention {', '.join(sorted(wanted))}"
