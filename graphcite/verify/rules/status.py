@@ -47,8 +47,8 @@ def heading_reversal(claim: AtomicClaim, evidence: Evidence) -> str | None:
             (claim.modality in {"considered", "proposed"} and claim.tense == "past")
             or _REPORTS_REJECTION.search(claim.text)):
         return ""  # "X was proposed (and rejected)" is true; "DR-1 proposes X" is not
-    if attributed(claim, evidence):
-        return ""
+    if attributed(claim, evidence) and evidence.status in {"proposal", "draft"}:
+        return ""  # "PROP-31 would cap ..." reports the proposal; a rejection must be reported as one
     return f"evidence is {evidence.status} under {_where(evidence)}"
 
 

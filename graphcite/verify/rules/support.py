@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from graphcite.ingest.nlp import lemma
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
@@ -14,6 +16,8 @@ __all__: list[str] = []
 # Light verbs say little on their own; the object then carries the predicate.
 _LIGHT = frozenset({"be", "have", "do", "use", "make", "get", "keep", "take", "give", "go", "state", "say",
                     "reach", "stand", "remain", "stay", "become"})
+_PREPOSITION = re.compile(r"\b(?:within|for|at|in|on|by|after|before|to|from|with|under|over|during|until|per|"
+                          r"than|because|since|while|when|if|unless)\b", re.I)
 _FORBID = frozenset({"forbid", "prohibit", "ban", "disallow", "bar"})
 _AUX = frozenset({"not", "no", "never", "can", "could", "may", "might", "must", "should", "will", "would",
                   "shall", "be", "is", "are", "was", "were", "been", "being", "does", "did", "has", "had",
@@ -55,7 +59,8 @@ def object_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None
     """
     if not claim.object or claim.connective or evidence.block_type == "table_row":
         return None
-    wanted = support_terms(blank_values(claim.object, claim.values)) - support_terms(claim.subject or "")
+    head = _PREPOSITION.split(blank_values(claim.object, claim.values), maxsplit=1)[0]
+    wanted = support_terms(head) - support_terms(claim.subject or "")
     wanted = {w for w in wanted if not w.replace(".", "").isdigit()}
     if not wanted:
         return None
