@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.which in ("recognizers", "all"):
         from benchmarks import recognizers
 
-        rows += recognizers.run()
+        rows += recognizers.score_all()
     emit(rows, args.json)
     return 0
 

@@ -488,6 +488,15 @@ def demo(db: Annotated[str, typer.Option("--db", help="store for the demo")] = "
     run_demo(db=db, out_dir=Path(out_dir), console=out)
 
 
+def _register_graph_commands() -> None:
+    from graphcite.cli_graph import register
+
+    register(app)
+
+
+_register_graph_commands()
+
+
 def main() -> None:
     """Console-script entry point."""
     app(prog_name="graphcite")

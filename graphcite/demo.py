@@ -55,6 +55,6 @@ def run_demo(*, db: str, out_dir: Path, console: Any) -> dict[str, Any]:
 
             out_dir.mkdir(parents=True, exist_ok=True)
             page = out_dir / "review.html"
-            export(store, "html", page, all=True)
+            export(store, "html", page, all=True, audience="public")
             console.print(f"\nreview page written to {page}", markup=False)
     return results
