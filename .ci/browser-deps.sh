@@ -17,7 +17,7 @@ fi
 if [ ! -f tests/export/node/node_modules/axe-core/axe.min.js ]; then
   if command -v npm >/dev/null 2>&1; then
     mkdir -p tests/export/node
-    npm install --prefix tests/export/node --no-audit --no-fund --silent axe-core
+    npm install --prefix tests/export/node --no-audit --no-fund --silent axe-core@4
   else
     echo "npm not available: install axe-core into tests/export/node to run the accessibility test" >&2
   fi
