@@ -27,6 +27,8 @@ from graphcite.verify.rules.scope import named_entities
 __all__ = ["find_contradictions", "unit_conflicts"]
 
 CANDIDATES_PER_PART = 12
+# terms in more than this share of units ("retry" in a retry archive) do not narrow the search
+COMMON_TERM_SHARE = 0.05
 MIN_SUBJECT_OVERLAP = 0.75
 
 
@@ -108,9 +110,16 @@ def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicC
     store.con.register("_gc_claim_terms", pa.table({"ci": rows_claim, "pi": rows_part, "term": rows_term}))
     try:
         candidates = store.rows(f"""
-            WITH hits AS (
+            WITH df AS (
+                SELECT p.term, count(*) AS n FROM term_posting p
+                WHERE p.term IN (SELECT DISTINCT term FROM _gc_claim_terms) GROUP BY p.term
+            ), cap AS (
+                SELECT greatest(50, (SELECT count(*) FROM evidence_unit) * {COMMON_TERM_SHARE}) AS n
+            ), hits AS (
                 SELECT t.ci, t.pi, p.unit_id, count(*) AS shared
-                FROM _gc_claim_terms t JOIN term_posting p ON p.term = t.term
+                FROM _gc_claim_terms t
+                JOIN df ON df.term = t.term AND df.n <= (SELECT n FROM cap)
+                JOIN term_posting p ON p.term = t.term
                 GROUP BY t.ci, t.pi, p.unit_id
             ), ranked AS (
                 SELECT *, row_number() OVER (PARTITION BY ci, pi ORDER BY shared DESC, unit_id) AS rk FROM hits

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import pyarrow as pa
+
 from graphcite.models import CitationRef, ExtractedValue
 from graphcite.store import Store
 from graphcite.verify.evidence import Evidence
@@ -49,6 +51,7 @@ class ResolvedCitation:
     heading_path: tuple[str, ...] = ()
     unit_status: str | None = None
     evidence: Evidence | None = None
+    revision_row: dict[str, Any] | None = None
 
     def fail(self, code: str, detail: str) -> None:
         self.findings.append(Finding(code, INTEGRITY_RULES[code], "fail", detail, "insufficient"))
@@ -91,24 +94,18 @@ class _Fetched:
         self.revisions: dict[str, dict[str, Any]] = {}
         if revision_ids or pinned:
             store.with_ids("_gc_revs", revision_ids | pinned)
-            for row in store.rows(
-                    "SELECT r.* FROM source_revision r JOIN _gc_revs v ON v.id = r.revision_id "
-                    "OR (length(v.id) >= 8 AND r.content_hash LIKE v.id || '%')"):
+            for row in store.rows("SELECT r.* FROM source_revision r JOIN _gc_revs v ON v.id = r.revision_id"):
                 self.revisions[row["revision_id"]] = row
             store.con.unregister("_gc_revs")
+            by_hash = {p for p in pinned if p not in self.revisions and len(p) >= 8}
+            if by_hash:  # a revision pinned by a content-hash prefix (rare): one query per prefix
+                for prefix in sorted(by_hash):
+                    for row in store.rows("SELECT * FROM source_revision WHERE starts_with(content_hash, ?)",
+                                          [prefix]):
+                        self.revisions[row["revision_id"]] = row
         self.by_content = {r["content_hash"]: rid for rid, r in self.revisions.items()}
         self.rev_units: dict[str, list[dict[str, Any]]] = {}
         self.values: dict[str, list[dict[str, Any]]] = {}
-        if self.revisions:
-            store.with_ids("_gc_revs2", self.revisions)
-            for row in store.rows("SELECT u.* FROM evidence_unit u JOIN _gc_revs2 v ON v.id = u.revision_id "
-                                  "ORDER BY u.revision_id, u.start"):
-                self.rev_units.setdefault(row["revision_id"], []).append(row)
-                self.units.setdefault(row["unit_id"], row)
-            for row in store.rows("SELECT t.* FROM typed_value t JOIN _gc_revs2 v ON v.id = t.revision_id "
-                                  "ORDER BY t.start"):
-                self.values.setdefault(row["unit_id"], []).append(row)
-            store.con.unregister("_gc_revs2")
         self.superseded_by: dict[str, list[tuple[str, str | None]]] = {}
         if self.sources:
             store.with_ids("_gc_keys2", self.sources)
@@ -126,6 +123,29 @@ class _Fetched:
                 if pair not in self.superseded_by.setdefault(row["to_key"], []):
                     self.superseded_by[row["to_key"]].append(pair)
             store.con.unregister("_gc_keys2")
+
+    def load_spans(self, store: Store, spans: Sequence[tuple[str, int, int]]) -> None:
+        """Fetch only the units that overlap the cited spans, and their typed values (two joins)."""
+        if not spans:
+            return
+        table = pa.table({"rid": [s[0] for s in spans], "s": [s[1] for s in spans], "e": [s[2] for s in spans]})
+        store.con.register("_gc_spans", table)
+        try:
+            rows = store.rows("""
+                SELECT DISTINCT u.* FROM evidence_unit u
+                JOIN _gc_spans sp ON u.revision_id = sp.rid AND u.start < sp.e AND u."end" > sp.s
+                ORDER BY u.revision_id, u.start""")
+        finally:
+            store.con.unregister("_gc_spans")
+        for row in rows:
+            self.rev_units.setdefault(row["revision_id"], []).append(row)
+            self.units.setdefault(row["unit_id"], row)
+        unit_ids = {r["unit_id"] for r in rows} | set(self.units)
+        if unit_ids:
+            store.with_ids("_gc_units", unit_ids)
+            for row in store.rows("SELECT t.* FROM typed_value t JOIN _gc_units u ON u.id = t.unit_id ORDER BY t.start"):
+                self.values.setdefault(row["unit_id"], []).append(row)
+            store.con.unregister("_gc_units")
 
     def revision_for(self, ref: CitationRef, key: str) -> dict[str, Any] | None:
         if ref.revision:
@@ -228,6 +248,16 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
         cit.fail("GC105", "the span is empty or whitespace")
         return cit
     cit.start, cit.end, cit.quote = start + base_offset, end + base_offset, stored
+    cit.revision_row = revision
+    return cit
+
+
+def _finish(cit: ResolvedCitation, fetched: _Fetched) -> ResolvedCitation:
+    """Phase two: attach the units, heading path, status and values around a located span."""
+    ref, revision = cit.ref, cit.revision_row
+    assert revision is not None and cit.start is not None and cit.end is not None and cit.quote is not None
+    source = fetched.sources[revision["source_key"]]
+    stored = cit.quote
     units = [u for u in fetched.rev_units.get(revision["revision_id"], [])
              if u["start"] < cit.end and u["end"] > cit.start]
     if ref.chunk_id:
@@ -265,4 +295,7 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
 def resolve_citations(store: Store, refs: Sequence[CitationRef], *, audience: str = "internal") -> list[ResolvedCitation]:
     """Resolve and integrity-check citations in input order, with a handful of bulk queries."""
     fetched = _Fetched(store, refs)
-    return [_resolve_one(ref, fetched, audience) for ref in refs]
+    located = [_resolve_one(ref, fetched, audience) for ref in refs]
+    fetched.load_spans(store, [(c.revision_id, c.start, c.end) for c in located
+                               if c.valid and c.revision_id and c.start is not None and c.end is not None])
+    return [_finish(c, fetched) if c.valid and c.revision_row is not None else c for c in located]
