@@ -41,15 +41,15 @@ def run_demo(*, db: str, out_dir: Path, console: Any) -> dict[str, Any]:
             checked = check_answer(store, Path(answer), audience="public")
             render_report(checked, console)
             results[name] = checked["metrics"]
-        labelled = example_path("labelled", "set.jsonl")
-        with contextlib.suppress(ImportError):
-            from graphcite.evaluate import evaluate_set, render_eval
+        from graphcite.evaluate import evaluate_set, render_eval
 
-            set_path = stack.enter_context(as_file(labelled))
-            console.rule("labelled set: default verifier vs lexical baseline")
+        for name, title in (("set", "tuning set (the rules were tuned on it)"),
+                            ("heldout", "held-out set (written without seeing the rules)")):
+            set_path = stack.enter_context(as_file(example_path("labelled", f"{name}.jsonl")))
+            console.rule(f"labelled {title}: default verifier vs lexical baseline")
             evaluation = evaluate_set(store, Path(set_path), baseline="lexical")
-            render_eval(evaluation, console)
-            results["eval"] = evaluation["summary"]
+            render_eval(evaluation, console, categories=name == "set")
+            results[f"eval_{name}"] = evaluation["summary"]
         with contextlib.suppress(ImportError):
             from graphcite.export import export
 

@@ -277,7 +277,7 @@ def gate_verifier(store: Store, path: Path, baseline: VerifierConfig, candidate:
             "changed": changed}
 
 
-def render_eval(result: dict[str, Any], console: Any) -> None:
+def render_eval(result: dict[str, Any], console: Any, *, categories: bool = True) -> None:
     """Print an evaluation: the runs side by side, then the per-category false supports and misses."""
     from rich.table import Table
 
@@ -292,6 +292,8 @@ def render_eval(result: dict[str, Any], console: Any) -> None:
             cells.append("n/a" if value is None else f"{value:.3f}")
         table.add_row(key, *cells)
     console.print(table)
+    if not categories:
+        return
     first = result["runs"][names[0]]
     cat = Table("category", "items", "false support", "recall", title=f"{names[0]} by category")
     for name, m in first["by_category"].items():
