@@ -65,12 +65,8 @@ def ids_filter(store: Store, column: str, ids: Iterable[str]) -> Iterator[tuple[
     if len(values) <= IN_LIST_LIMIT:
         yield f"{column} IN ({', '.join('?' * len(values))})", values
         return
-    view = store.with_ids(f"_gc_graph_ids_{next(_view_counter)}", values)
-    try:
-        yield f"{column} IN (SELECT id FROM {view})", []
-    finally:
-        with contextlib.suppress(Exception):
-            store.con.unregister(view)
+    # one list parameter: registering an Arrow view costs ~30 ms per call in DuckDB 2, unnest ~1 ms
+    yield f"{column} IN (SELECT unnest(?::VARCHAR[]))", [values]
 
 
 def rows_for_ids(store: Store, sql: str, column: str, ids: Iterable[str],
