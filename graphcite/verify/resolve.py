@@ -67,10 +67,6 @@ def _value(row: dict[str, Any], offset: int) -> ExtractedValue:
         measured=row["measured"])
 
 
-# One list parameter per id set: registering an Arrow view costs ~30 ms per call in DuckDB 2.
-_IDS = "(SELECT unnest(?::VARCHAR[]))"
-
-
 class _Fetched:
     """The store rows one answer needs, fetched in bulk."""
 
@@ -80,19 +76,21 @@ class _Fetched:
         pinned = {r.revision for r in refs if r.revision}
         self.units: dict[str, dict[str, Any]] = {}
         if chunk_ids:
-            for row in store.rows(f"SELECT u.* FROM evidence_unit u WHERE u.unit_id IN {_IDS}", [sorted(chunk_ids)]):
+            where, params = store.in_list("u.unit_id", chunk_ids)
+            for row in store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where}", params):
                 self.units[row["unit_id"]] = row
         keys |= {u["source_key"] for u in self.units.values()}
         self.sources: dict[str, dict[str, Any]] = {}
         if keys:
-            for row in store.rows(f"SELECT s.* FROM source s WHERE s.key IN {_IDS}", [sorted(keys)]):
+            where, params = store.in_list("s.key", keys)
+            for row in store.rows(f"SELECT s.* FROM source s WHERE {where}", params):
                 self.sources[row["key"]] = row
         revision_ids = {s["current_revision"] for s in self.sources.values()}
         revision_ids |= {u["revision_id"] for u in self.units.values()}
         self.revisions: dict[str, dict[str, Any]] = {}
         if revision_ids or pinned:
-            for row in store.rows(f"SELECT r.* FROM source_revision r WHERE r.revision_id IN {_IDS}",
-                                  [sorted(revision_ids | pinned)]):
+            where, params = store.in_list("r.revision_id", revision_ids | pinned)
+            for row in store.rows(f"SELECT r.* FROM source_revision r WHERE {where}", params):
                 self.revisions[row["revision_id"]] = row
             by_hash = {p for p in pinned if p not in self.revisions and len(p) >= 8}
             if by_hash:  # a revision pinned by a content-hash prefix (rare): one query per prefix
@@ -105,6 +103,7 @@ class _Fetched:
         self.values: dict[str, list[dict[str, Any]]] = {}
         self.superseded_by: dict[str, list[tuple[str, str | None]]] = {}
         if self.sources:
+            where, params = store.in_list("l.to_key", self.sources)
             for row in store.rows(f"""
                     SELECT l.to_key, l.from_key, CAST(r2.effective AS VARCHAR) AS effective
                     FROM source_link l
@@ -112,8 +111,8 @@ class _Fetched:
                     JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
                     LEFT JOIN source s2 ON s2.key = l.from_key
                     LEFT JOIN source_revision r2 ON r2.revision_id = s2.current_revision
-                    WHERE l.relation = 'supersedes' AND l.to_key IN {_IDS}
-                    ORDER BY 1, 2""", [sorted(self.sources)]):
+                    WHERE l.relation = 'supersedes' AND {where}
+                    ORDER BY 1, 2""", params):
                 pair = (row["from_key"], row["effective"])
                 if pair not in self.superseded_by.setdefault(row["to_key"], []):
                     self.superseded_by[row["to_key"]].append(pair)
@@ -122,18 +121,21 @@ class _Fetched:
         """Fetch only the units that overlap the cited spans, and their typed values (two joins)."""
         if not spans:
             return
-        rows = store.rows("""
-            SELECT DISTINCT u.* FROM evidence_unit u
-            JOIN (SELECT unnest(?::VARCHAR[]) AS rid, unnest(?::BIGINT[]) AS s, unnest(?::BIGINT[]) AS e) sp
-              ON u.revision_id = sp.rid AND u.start < sp.e AND u."end" > sp.s
-            ORDER BY u.revision_id, u.start""", [[s[0] for s in spans], [s[1] for s in spans], [s[2] for s in spans]])
+        wanted: dict[str, list[tuple[int, int]]] = {}
+        for rid, start, end in spans:
+            wanted.setdefault(rid, []).append((start, end))
+        where, params = store.in_list("u.revision_id", wanted)
+        candidates = store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start",
+                                params)
+        rows = [u for u in candidates
+                if any(u["start"] < e and u["end"] > s for s, e in wanted[u["revision_id"]])]
         for row in rows:
             self.rev_units.setdefault(row["revision_id"], []).append(row)
             self.units.setdefault(row["unit_id"], row)
         unit_ids = {r["unit_id"] for r in rows} | set(self.units)
         if unit_ids:
-            for row in store.rows(f"SELECT t.* FROM typed_value t WHERE t.unit_id IN {_IDS} ORDER BY t.start",
-                                  [sorted(unit_ids)]):
+            where, params = store.in_list("t.unit_id", unit_ids)
+            for row in store.rows(f"SELECT t.* FROM typed_value t WHERE {where} ORDER BY t.start", params):
                 self.values.setdefault(row["unit_id"], []).append(row)
 
     def revision_for(self, ref: CitationRef, key: str) -> dict[str, Any] | None:
