@@ -20,6 +20,8 @@ from graphcite.verify.registry import Finding
 
 __all__ = ["ResolvedCitation", "resolve_citations"]
 
+SMALL_REVISION_SET = 16
+
 INTEGRITY_RULES: dict[str, str] = {
     "GC101": "invented-identifier",
     "GC102": "revision-unknown",
@@ -124,11 +126,18 @@ class _Fetched:
         wanted: dict[str, list[tuple[int, int]]] = {}
         for rid, start, end in spans:
             wanted.setdefault(rid, []).append((start, end))
-        where, params = store.in_list("u.revision_id", wanted)
-        candidates = store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start",
-                                params)
-        rows = [u for u in candidates
-                if any(u["start"] < e and u["end"] > s for s, e in wanted[u["revision_id"]])]
+        if len(wanted) <= SMALL_REVISION_SET:  # a few documents: index lookup, filter the spans here
+            where, params = store.in_list("u.revision_id", wanted)
+            candidates = store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start",
+                                    params)
+            rows = [u for u in candidates
+                    if any(u["start"] < e and u["end"] > s for s, e in wanted[u["revision_id"]])]
+        else:  # many documents: one span join, so whole documents are not shipped to Python
+            rows = store.rows("""
+                SELECT DISTINCT u.* FROM evidence_unit u
+                JOIN (SELECT unnest(?::VARCHAR[]) AS rid, unnest(?::BIGINT[]) AS s, unnest(?::BIGINT[]) AS e) sp
+                  ON u.revision_id = sp.rid AND u.start < sp.e AND u."end" > sp.s
+                ORDER BY u.revision_id, u.start""", [[x[0] for x in spans], [x[1] for x in spans], [x[2] for x in spans]])
         for row in rows:
             self.rev_units.setdefault(row["revision_id"], []).append(row)
             self.units.setdefault(row["unit_id"], row)
