@@ -6,17 +6,25 @@ Every command opens the store, calls one library function and formats its result
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from graphcite.cli_common import (
+    SYMBOLS,
+    AudienceOption,
+    DbOption,
+    JsonOption,
+    err,
+    handles_errors,
+    out,
+    print_json,
+)
 from graphcite.errors import GraphciteError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, pretty_exceptions_enable=False,
@@ -25,45 +33,15 @@ rules_app = typer.Typer(add_completion=False, invoke_without_command=True,
                         help="List the verification rules, or explain one.")
 app.add_typer(rules_app, name="rules")
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-DbOption = Annotated[str | None, typer.Option("--db", help="DuckDB file (default $GRAPHCITE_DB or ./graphcite.duckdb)")]
-JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table")]
-
-SYMBOLS = {"supported": "✔ supported", "contradicted": "✘ contradicted", "conflict": "⚠ conflict",
-           "insufficient": "? insufficient", "unsupported": "∅ unsupported", "invalid": "✘ invalid"}
 STYLES = {"supported": "green", "contradicted": "red", "conflict": "yellow", "insufficient": "magenta",
           "unsupported": "magenta", "invalid": "red"}
-
-
-def handles_errors(fn: F) -> F:
-    """Turn library errors into one line on stderr and exit 2; never a traceback for a user mistake."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except GraphciteError as exc:
-            err.print(f"error: {exc}", markup=False)
-            raise typer.Exit(2) from None
-        except KeyboardInterrupt:
-            err.print("interrupted; nothing was written by the unfinished step", markup=False)
-            raise typer.Exit(130) from None
-
-    return wrapper  # type: ignore[return-value]
+_print_json = print_json
 
 
 def _store(db: str | None, *, read_only: bool = False) -> Any:
     from graphcite.store import open_store
 
     return open_store(db, read_only=read_only)
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False, default=str) + "\n")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -276,7 +254,6 @@ def render_report(report: dict[str, Any], console: Console) -> None:
         console.print(m["reason"], markup=False)
 
 
-AudienceOption = Annotated[str, typer.Option("--audience", help="public hides restricted sources")]
 JudgeOption = Annotated[str | None, typer.Option("--judge", help="heuristic (default) or http")]
 ThresholdOption = Annotated[float | None, typer.Option("--threshold", help="lexical support threshold (0.5)")]
 ConfigOption = Annotated[str | None, typer.Option("--config", help="verifier config file (YAML/JSON)")]

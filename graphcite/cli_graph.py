@@ -8,53 +8,28 @@ Thin wrappers, sqlite-utils style: open the store read-only, call :func:`graphci
 
 from __future__ import annotations
 
-import functools
-import json
-import sys
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from graphcite.errors import GraphciteError
+from graphcite.cli_common import (
+    SYMBOLS,
+    AudienceOption,
+    DbOption,
+    JsonOption,
+    handles_errors,
+    out,
+    print_json,
+)
 
 __all__ = ["register", "render_chain"]
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-DbOption = Annotated[str | None, typer.Option("--db", help="DuckDB file (default $GRAPHCITE_DB or ./graphcite.duckdb)")]
-JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a tree or table")]
-AudienceOption = Annotated[str, typer.Option("--audience", help="public hides restricted sources' text and ids")]
 RefArgument = Annotated[str, typer.Argument(help="claim id, answer id or answer revision")]
-
-SYMBOLS = {"supported": "✔ supported", "contradicted": "✘ contradicted", "conflict": "⚠ conflict",
-           "insufficient": "? insufficient", "unsupported": "∅ unsupported", "invalid": "✘ invalid",
-           "unverified": "… not verified"}
-
-
-def _handles_errors(fn: F) -> F:
-    """GraphciteError -> one line on stderr and exit 2 (the same contract as graphcite.cli)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except GraphciteError as exc:
-            err.print(f"error: {exc}", markup=False)
-            raise typer.Exit(2) from None
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+_handles_errors = handles_errors
+_print_json = print_json
 
 
 def _open(db: str | None) -> Any:
