@@ -19,7 +19,7 @@ from graphcite.verify.evidence import negation_of
 from graphcite.verify.lexical import lexical_score, support_terms
 from graphcite.verify.resolve import ResolvedCitation
 from graphcite.verify.rules.common import blank_values
-from graphcite.verify.rules.quantity import claim_values, comparable
+from graphcite.verify.rules.quantity import agree, claim_values, comparable, times_noun
 from graphcite.verify.rules.scope import named_entities
 
 __all__ = ["find_contradictions", "unit_conflicts"]
@@ -64,6 +64,7 @@ def unit_conflicts(part: AtomicClaim, unit_text: str, unit_values: Sequence[Extr
     for other in unit_values:
         if other.bound == "approx":
             continue  # "a couple of hours" contradicts nothing precisely
+        other = times_noun(unit_text, other)
         sentence = _sentence_around(unit_text, other)
         if lexical_score(subject_text, sentence) >= MIN_SUBJECT_OVERLAP and all(n in sentence.lower() for n in names):
             about.append(other)
@@ -72,10 +73,11 @@ def unit_conflicts(part: AtomicClaim, unit_text: str, unit_values: Sequence[Extr
         if sum(1 for other in checkable if comparable(value, other)) > 1:
             continue  # two durations in one claim: which one a sentence contradicts is a guess
         same = [v for v in about if comparable(value, v) and v.kind == value.kind
-                and (v.counted_noun == value.counted_noun or "time" in {v.counted_noun, value.counted_noun})
+                and (v.counted_noun == value.counted_noun or "time" in {v.counted_noun, value.counted_noun}
+                     or agree(value, v))
                 and (not value.measured or not v.measured or v.measured == value.measured)
                 and not ({value.role, v.role} >= {"observed"} and value.role != v.role)]
-        if len(same) == 1 and not values_agree(value, same[0]):
+        if len(same) == 1 and not values_agree(value, same[0]) and not agree(value, same[0]):
             return f"says {same[0].surface!r} where the claim says {value.surface!r}"
     if not mine and lexical_score(part.text, unit_text) >= 0.8 and bool(negation_of(unit_text)) != part.negated:
         return "states the opposite polarity"

@@ -16,7 +16,7 @@ from graphcite.verify.rules.common import is_year, locate, word_lemmas
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
 _ARTICLE_ONES = frozenset({"one", "a", "an", "single", "1"})
 
-__all__ = ["claim_values", "comparable", "evidence_values"]
+__all__ = ["agree", "claim_values", "comparable", "evidence_values", "times_noun"]
 
 _IGNORED_KINDS = frozenset({"date"})
 
@@ -44,10 +44,21 @@ def claim_values(claim: AtomicClaim) -> list[ExtractedValue]:
 
 def evidence_values(evidence: Evidence) -> list[ExtractedValue]:
     """Values in the quote; the enclosing unit's values when the quote itself has none."""
-    found = [v for v in evidence.values if _keep(v)]
+    found = [times_noun(evidence.quote, v) for v in evidence.values if _keep(v)]
     if found:
         return found
-    return [v for v in evidence.context_values if _keep(v)]
+    return [times_noun(evidence.context, v) for v in evidence.context_values if _keep(v)]
+
+
+def times_noun(text: str, value: ExtractedValue) -> ExtractedValue:
+    """"Retries a delivery 3 times" counts retries: give a "times" value the verb it counts."""
+    if value.counted_noun not in {"time", "times"}:
+        return value
+    words = _window(text, value, before=6, after=0)
+    for noun in ("retry", "attempt", "send", "try", "call"):
+        if noun in words:
+            return replace(value, counted_noun=noun)
+    return value
 
 
 def _window(text: str, value: ExtractedValue, before: int = 5, after: int = 3) -> frozenset[str]:
@@ -74,6 +85,11 @@ def comparable(a: ExtractedValue, b: ExtractedValue) -> bool:
     if "version" in (a.kind, b.kind) or "revision" in (a.kind, b.kind):
         return False
     return values_agree(a, b) is not None
+
+
+def agree(a: ExtractedValue, b: ExtractedValue) -> bool:
+    """Public name of the claim-vs-evidence agreement test (used by the store-contradiction lookup)."""
+    return _agree(a, b)
 
 
 def _agree(a: ExtractedValue, b: ExtractedValue) -> bool:
@@ -113,6 +129,12 @@ def _version_word(value: ExtractedValue) -> str:
     return "version" if word in {"v", "ver", "version"} else word
 
 
+def _roles_differ(a: ExtractedValue, b: ExtractedValue) -> bool:
+    """An observation and a limit or target are different numbers about the same thing."""
+    roles = {a.role, b.role}
+    return "observed" in roles and len(roles - {None}) == 2
+
+
 def _nouns_clash(a: ExtractedValue, b: ExtractedValue) -> bool:
     if not (a.counted_noun and b.counted_noun) or "time" in {a.counted_noun, b.counted_noun}:
         return False
@@ -144,7 +166,7 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     problems = []
     for value in mine:
         same_thing = [e for e in theirs if comparable(value, e) and not _nouns_clash(value, e)
-                      and _related(value.measured, e.measured)]
+                      and _related(value.measured, e.measured) and not _roles_differ(value, e)]
         if not same_thing:  # the classic unit slip: the same digits in another unit ("15 s" for "15 min")
             same_thing = [e for e in theirs if comparable(value, e) and _digits(e) == _digits(value)]
         if not same_thing or any(_agree(value, e) for e in same_thing):

@@ -44,6 +44,8 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
         return ""
     if set(words) & _FORBID and evidence.modality_for(claim.text)[0] == "must-not":
         return ""  # "forbids retries" is what "must not retry" says
+    if "retry" in words and "attempt" in terms and any(v.kind == "count" for v in claim.values):
+        return ""  # "retries four times" vs "makes five attempts": the counts decide (GC301/GC302)
     return f"the evidence does not say {claim.predicate!r}"
 
 
