@@ -64,7 +64,7 @@ def generate(folder: Path, megabytes: float, seed: int = 7) -> Path:
 
 
 def real_corpus(folder: Path, limit_mb: float = 8.0) -> Path:
-    """README/CHANGELOG-like Markdown files shipped in site-packages, copied once (real prose)."""
+    """Markdown and text files shipped in site-packages (READMEs, changelogs, licences), copied once."""
     marker = folder / ".complete"
     if marker.exists():
         return folder
@@ -73,7 +73,8 @@ def real_corpus(folder: Path, limit_mb: float = 8.0) -> Path:
     total = 0
     candidates: list[Path] = []
     for base in site.getsitepackages():
-        candidates.extend(sorted(Path(base).rglob("*.md")))
+        for pattern in ("*.md", "*.txt"):
+            candidates.extend(sorted(p for p in Path(base).rglob(pattern) if p.stat().st_size > 200))
     for i, path in enumerate(candidates):
         try:
             data = path.read_bytes()
@@ -111,7 +112,7 @@ from pathlib import Path
 from langchain_text_splitters import MarkdownHeaderTextSplitter
 from quantulum3 import parser
 folder = Path(sys.argv[1])
-files = sorted(folder.glob("*.md"))
+files = sorted([*folder.glob("*.md"), *folder.glob("*.txt")])
 limit = float(sys.argv[2])
 splitter = MarkdownHeaderTextSplitter([("#", "h1"), ("##", "h2"), ("###", "h3")])
 start = time.perf_counter(); done = 0; units = 0; values = 0
@@ -139,7 +140,7 @@ def _row(name: str, result: dict[str, Any]) -> dict[str, Any]:
 def run(sizes: list[float], jobs: int, peer_seconds: float = 20.0) -> list[dict[str, Any]]:
     rows = []
     corpora = [(f"generated {size:g} MB", generate(DATA / f"md-{size:g}mb", size)) for size in sizes]
-    corpora.append(("site-packages *.md", real_corpus(DATA / "real-md")))
+    corpora.append(("site-packages *.md/*.txt", real_corpus(DATA / "real-docs")))
     for name, folder in corpora:
         ours = run_child(INGEST_CHILD, str(folder), str(DATA / "bench.duckdb"), "1")
         ours_row = _row(f"graphcite ingest {name}", ours)
