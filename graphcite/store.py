@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -269,9 +268,3 @@ def open_store(db: str | os.PathLike[str] | None = None, *, read_only: bool = Fa
     """Open (creating if needed) the store at ``db`` / ``$GRAPHCITE_DB`` / ``./graphcite.duckdb``."""
     return Store(db, read_only=read_only)
 
-
-def loads_json(text: str | None, default: Any = None) -> Any:
-    """Parse a JSON column, tolerating NULL."""
-    if text is None:
-        return default
-    return json.loads(text)

@@ -6,14 +6,17 @@ site-packages, nothing downloaded). A trained pipeline is used only when install
 
 from __future__ import annotations
 
+import gzip
+import json
 from functools import lru_cache
+from importlib.resources import files
 
 import spacy
 from spacy.language import Language
 
 from graphcite.errors import GraphciteError
 
-__all__ = ["get_nlp", "lemma", "tokenize_lemmas"]
+__all__ = ["get_nlp", "lemma", "lemma_lookup", "tokenize_lemmas"]
 
 
 @lru_cache(maxsize=4)
@@ -50,3 +53,10 @@ def tokenize_lemmas(text: str) -> list[str]:
     """Lowercased lemmas of the word tokens of ``text`` using spaCy's tokenizer (no other components)."""
     tokenizer = get_nlp().tokenizer
     return [lemma(tok.text) for tok in tokenizer(text) if not tok.is_space and not tok.is_punct]
+
+
+@lru_cache(maxsize=1)
+def lemma_lookup() -> dict[str, str]:
+    """spaCy's English word -> lemma lookup table, read once from spacy-lookups-data."""
+    raw = files("spacy_lookups_data").joinpath("data/en_lemma_lookup.json.gz").read_bytes()
+    return json.loads(gzip.decompress(raw))

@@ -8,16 +8,13 @@ full scan and without downloadable extensions (no FTS). Ingest fills ``term_post
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from functools import lru_cache
-from importlib.resources import files
 
 import pyarrow as pa
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from graphcite.ingest.nlp import lemma
+from graphcite.ingest.nlp import lemma, lemma_lookup
 from graphcite.store import Store
 
 __all__ = ["TOKEN_PATTERN", "content_terms", "ensure_lemma_table", "index_revisions"]
@@ -51,9 +48,7 @@ def ensure_lemma_table(store: Store) -> None:
         return
     words: list[str] = []
     lemmas: list[str] = []
-    data = json.loads(gzip.decompress(
-        files("spacy_lookups_data").joinpath("data/en_lemma_lookup.json.gz").read_bytes()))
-    for word, base in sorted(data.items()):
+    for word, base in sorted(lemma_lookup().items()):
         low = word.lower()
         if low == word and low != base.lower():
             words.append(low)

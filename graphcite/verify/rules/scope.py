@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
 from functools import lru_cache
-from importlib.resources import files
 
+from graphcite.ingest.nlp import lemma_lookup
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms
@@ -25,8 +23,7 @@ _ALL_TIME = re.compile(r"\b(never|always|ever|at any time|at all times)\b", re.I
 
 @lru_cache(maxsize=1)
 def _common_words() -> frozenset[str]:
-    data = json.loads(gzip.decompress(
-        files("spacy_lookups_data").joinpath("data/en_lemma_lookup.json.gz").read_bytes()))
+    data = lemma_lookup()
     return frozenset(k.lower() for k in data) | frozenset(v.lower() for v in data.values())
 
 
