@@ -30,6 +30,7 @@ __all__ = [
     "gate_verifier",
     "load_set",
     "render_eval",
+    "rule_table",
     "score_items",
 ]
 
@@ -185,8 +186,30 @@ def score_items(store: Store, items: Sequence[LabelledItem], config: VerifierCon
             "gold_relations": [c["gold_relation"] for c in item["citations"]],
             "relations": [c["relation"] for c in claim["citations"]],
             "valid": [c["valid"] for c in claim["citations"]],
+            "vetoes": sorted({f["code"] for c in claim["citations"] for f in c["findings"]
+                              if f["outcome"] == "fail"}),
         })
     return out
+
+
+def rule_table(scored: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per rule: how often it failed on gold-supported and on gold-unsupported items.
+
+    A veto earns its place only when it fires clearly more often on unsupported items than on
+    supported ones; ``lift`` is that ratio of rates (above 1 means the rule separates the two)."""
+    pos = [s for s in scored if s["gold_supported"]]
+    neg = [s for s in scored if not s["gold_supported"]]
+    codes = sorted({code for s in scored for code in s.get("vetoes", [])})
+    rows = []
+    for code in codes:
+        on_pos = sum(1 for s in pos if code in s["vetoes"])
+        on_neg = sum(1 for s in neg if code in s["vetoes"])
+        rate_pos = on_pos / len(pos) if pos else 0.0
+        rate_neg = on_neg / len(neg) if neg else 0.0
+        rows.append({"code": code, "on_supported": on_pos, "on_unsupported": on_neg,
+                     "rate_supported": round(rate_pos, 4), "rate_unsupported": round(rate_neg, 4),
+                     "lift": round(rate_neg / rate_pos, 2) if rate_pos else None})
+    return rows
 
 
 def _ratio(num: int, den: int) -> float | None:
