@@ -15,6 +15,8 @@ from functools import lru_cache
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 
+from graphcite.language.cues import negation_phrases
+
 __all__ = [
     "ADJECTIVES",
     "ADVERBS",
@@ -134,6 +136,8 @@ def _add(labels: tuple[str, ...], phrases: str) -> None:
 _add(("NEG",), "not|n't|never|no|none|nobody|nothing|neither|nor|without|nowhere|cannot")
 _add(("NEG", "TIME:current"), "no longer|not anymore|any longer")
 _add(("NEG",), "fails to|failed to|fail to|failing to|never once")
+# implicative verbs ("refused to sign" says the signing did not happen): the list evidence is read with
+_add(("NEG",), "|".join(p for p in negation_phrases() if p not in CUE_LABELS))
 _add(("NEGX",), "not only|no more than|not more than|no less than|not less than|no later than|"
                 "not later than|no earlier than|no fewer than|not just|nothing but|if not|no matter|"
                 "no sooner|not until|no doubt|whether or not")

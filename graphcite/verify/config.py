@@ -11,7 +11,18 @@ from typing import Any
 from graphcite.errors import GraphciteError
 from graphcite.verify.registry import RULES_VERSION
 
-__all__ = ["VerifierConfig", "load_config"]
+__all__ = ["VerifierConfig", "load_config", "split_judge"]
+
+
+def split_judge(value: str) -> tuple[str, str | None]:
+    """A judge setting as ``(kind, argument)``: ``local:models/nli`` -> ``("local", "models/nli")``.
+
+    Only ``local`` takes an argument (its model directory); every other value is a plain name.
+    """
+    kind, sep, argument = value.partition(":")
+    if sep and kind.strip().lower() == "local":
+        return "local", argument.strip() or None
+    return value.strip().lower(), None
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +41,17 @@ class VerifierConfig:
     lexical_only: bool = False
     store_contradictions: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def judge_kind(self) -> str:
+        """The judge's name without its argument (``local`` for ``local:DIR``)."""
+        return split_judge(self.judge)[0]
+
+    @property
+    def judge_dir(self) -> Path | None:
+        """The model directory of a ``local:DIR`` judge, else ``None``."""
+        argument = split_judge(self.judge)[1]
+        return Path(argument).expanduser() if argument else None
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -12,25 +12,37 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from graphcite.models import AtomicClaim, InputAnswer, InputClaim
+from graphcite.models import (
+    STATUS_ORDER,
+    AtomicClaim,
+    CheckReport,
+    CitationVerdict,
+    ClaimStatus,
+    ClaimVerdict,
+    FindingOut,
+    InputAnswer,
+    InputClaim,
+    PartVerdictOut,
+    Relation,
+)
 from graphcite.store import Store
 from graphcite.verify import rules as _rules  # noqa: F401 - registers the rules
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.evidence import Evidence
-from graphcite.verify.judges import judge
+from graphcite.verify.judges import Judgement, judge
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import RULES, Finding
 from graphcite.verify.resolve import ResolvedCitation, resolve_citations
 from graphcite.verify.rules.common import attributed, attribution_stripped, blank_values
+from graphcite.verify.rules.slots import alignment_for
 
-__all__ = ["CitationVerdict", "PartVerdict", "evaluate_pair", "metrics_for", "verify_claims"]
+__all__ = ["PairVerdict", "PartVerdict", "evaluate_pair", "metrics_for", "verify_claims", "verify_report"]
 
 SEVERITY = ("contradicts", "contextualizes", "insufficient", "mentions")
-STATUS_ORDER = ("invalid", "contradicted", "conflict", "insufficient", "unsupported")
 
 
 @dataclass(slots=True)
-class CitationVerdict:
+class PairVerdict:
     """One citation judged against one atomic part."""
 
     index: int
@@ -49,7 +61,7 @@ class PartVerdict:
 
     claim: AtomicClaim
     status: str
-    citations: list[CitationVerdict]
+    citations: list[PairVerdict]
     contradicting: list[dict[str, Any]] = field(default_factory=list)
     note: str = ""
 
@@ -73,13 +85,33 @@ def _lexical_text(claim: AtomicClaim, config: VerifierConfig) -> str:
     return blank_values(claim.text, claim.values)
 
 
+def _aligned(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> Judgement:
+    """The default support test: the weighted share of the claim's slots found in the evidence,
+    directly or by paraphrase (synonym, derivation, a more specific word)."""
+    found = alignment_for(claim, evidence)
+    score = round(found.score, 4)
+    missing = [s.text for s in found.slots if s.status not in {"found", "paraphrase"}]
+    paraphrased = [f"{s.text}~{s.by}" for s in found.slots if s.status == "paraphrase"]
+    label = "supports" if score >= config.threshold else (
+        "mentions" if score >= config.mention_threshold else "insufficient")
+    rationale = f"{score:.2f} of the claim's slots found in the evidence"
+    if paraphrased:
+        rationale += f"; by paraphrase: {', '.join(paraphrased)}"
+    if missing:
+        rationale += f"; not found: {', '.join(missing)}"
+    return Judgement(label, score, rationale, "aligned")
+
+
 def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig,
-                  index: int = 0) -> CitationVerdict:
+                  index: int = 0) -> PairVerdict:
     """Judge one atomic claim against one valid piece of evidence: judge first, then every rule."""
-    text = _lexical_text(claim, config)
-    if not config.lexical_only and attributed(claim, evidence):
-        text = attribution_stripped(text)
-    verdict = judge(text, evidence.envelope, config)
+    if config.judge == "heuristic" and not config.lexical_only:
+        verdict = _aligned(claim, evidence, config)
+    else:
+        text = _lexical_text(claim, config)
+        if not config.lexical_only and attributed(claim, evidence):
+            text = attribution_stripped(text)
+        verdict = judge(text, evidence.envelope, config)
     findings = [Finding("GC201", "lexical-support", "pass" if verdict.label == "supports" else "fail",
                         verdict.rationale + (f"; {verdict.fallback}" if verdict.fallback else ""),
                         None if verdict.label == "supports" else verdict.label)]
@@ -93,11 +125,11 @@ def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig
         relation = "contradicts"
     elif relation == "supports" and failures:
         relation = next(s for s in SEVERITY if s in failures)
-    return CitationVerdict(index, relation, verdict.score, findings)
+    return PairVerdict(index, relation, verdict.score, findings)
 
 
 def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: VerifierConfig,
-           verdicts: list[CitationVerdict]) -> list[int]:
+           verdicts: list[PairVerdict]) -> list[int]:
     """Indexes of citations that support ``part`` together when none does alone."""
     usable = [(c, v) for c, v in zip(resolved, verdicts, strict=True)
               if c.valid and c.evidence and v.relation in {"mentions", "insufficient", "contextualizes", "supports"}
@@ -125,7 +157,7 @@ def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: Veri
     return [v.index for c, v in usable if c.evidence and support_terms(c.evidence.envelope) & claim_terms]
 
 
-def _part_status(part: AtomicClaim, verdicts: list[CitationVerdict], resolved: Sequence[ResolvedCitation],
+def _part_status(part: AtomicClaim, verdicts: list[PairVerdict], resolved: Sequence[ResolvedCitation],
                  contradicting: list[dict[str, Any]]) -> str:
     if not resolved:
         return "unsupported"
@@ -149,10 +181,10 @@ def _part_status(part: AtomicClaim, verdicts: list[CitationVerdict], resolved: S
 
 def _verify_part(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: VerifierConfig,
                  contradicting: list[dict[str, Any]]) -> PartVerdict:
-    verdicts: list[CitationVerdict] = []
+    verdicts: list[PairVerdict] = []
     for index, cit in enumerate(resolved):
         if not cit.valid or cit.evidence is None:
-            verdicts.append(CitationVerdict(index, "insufficient", 0.0, list(cit.findings)))
+            verdicts.append(PairVerdict(index, "insufficient", 0.0, list(cit.findings)))
             continue
         verdict = evaluate_pair(part, cit.evidence, config, index)
         verdict.findings[:0] = cit.findings
@@ -193,7 +225,11 @@ def _qualifiers(part: AtomicClaim) -> dict[str, Any]:
     }
 
 
-def _citation_dict(index: int, cit: ResolvedCitation, verdicts: list[CitationVerdict]) -> dict[str, Any]:
+def _finding_out(finding: Finding) -> FindingOut:
+    return FindingOut(finding.code, finding.rule, finding.outcome, finding.detail)  # type: ignore[arg-type]
+
+
+def _citation_verdict(index: int, cit: ResolvedCitation, verdicts: list[PairVerdict]) -> CitationVerdict:
     relations = [v.relation for v in verdicts]
     if relations and all(r == "supports" for r in relations):
         relation = "supports"
@@ -205,19 +241,17 @@ def _citation_dict(index: int, cit: ResolvedCitation, verdicts: list[CitationVer
             key = f"{finding.code}:{finding.outcome}:{finding.detail}"
             findings.setdefault(key, finding)
     ref = cit.ref
-    return {
-        "index": index, "source": cit.source_key or ref.source, "chunk_id": ref.chunk_id,
-        "revision": cit.revision_id, "unit_id": cit.unit_id, "start": cit.start, "end": cit.end,
-        "quote": cit.quote, "page": cit.page, "symbol": cit.symbol, "heading_path": list(cit.heading_path),
-        "unit_status": cit.unit_status, "role": ref.role, "valid": cit.valid, "relation": relation,
-        "support_score": max((v.support_score for v in verdicts), default=0.0),
-        "findings": [f.as_dict() for f in findings.values()],
-    }
+    return CitationVerdict(
+        index=index, source=cit.source_key or ref.source, chunk_id=ref.chunk_id, revision=cit.revision_id,
+        unit_id=cit.unit_id, start=cit.start, end=cit.end, quote=cit.quote, page=cit.page, symbol=cit.symbol,
+        heading_path=list(cit.heading_path), unit_status=cit.unit_status, role=ref.role, valid=cit.valid,
+        relation=Relation(relation), support_score=max((v.support_score for v in verdicts), default=0.0),
+        findings=[_finding_out(f) for f in findings.values()])
 
 
-def verify_claims(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
-                  config: VerifierConfig, *, audience: str = "internal") -> dict[str, Any]:
-    """Verify every claim of ``answer`` (already decomposed into ``parts_per_claim``); returns the report."""
+def verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
+                  config: VerifierConfig, *, audience: str = "internal") -> CheckReport:
+    """Verify every claim of ``answer`` (already decomposed into ``parts_per_claim``): the typed report."""
     from graphcite.verify.contradictions import find_contradictions
 
     refs = [ref for claim in answer.claims for ref in claim.citations]
@@ -225,34 +259,40 @@ def verify_claims(store: Store, answer: InputAnswer, parts_per_claim: Sequence[S
     contradictions: dict[tuple[int, int], list[dict[str, Any]]] = {}
     if config.store_contradictions and not config.lexical_only:
         contradictions = find_contradictions(store, parts_per_claim, answer, resolved_all, audience=audience)
-    claims_out: list[dict[str, Any]] = []
+    claims_out: list[ClaimVerdict] = []
     cursor = 0
     for ci, (claim, parts) in enumerate(zip(answer.claims, parts_per_claim, strict=True)):
         resolved = resolved_all[cursor:cursor + len(claim.citations)]
         cursor += len(claim.citations)
         part_verdicts = [_verify_part(part, resolved, config, contradictions.get((ci, pi), []))
                          for pi, part in enumerate(parts or [_whole(claim)])]
-        claims_out.append(_claim_dict(ci, claim, resolved, part_verdicts))
-    return {"answer_id": answer.answer_id, "question": answer.question, "audience": audience,
-            "verifier": {"config_hash": config.hash, **config.as_dict()},
-            "claims": claims_out, "metrics": metrics_for(claims_out)}
+        claims_out.append(_claim_verdict(ci, claim, resolved, part_verdicts))
+    return CheckReport(answer_id=answer.answer_id, question=answer.question, audience=audience,
+                       verifier={"config_hash": config.hash, **config.as_dict()}, claims=claims_out,
+                       metrics=metrics_for(claims_out))
+
+
+def verify_claims(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
+                  config: VerifierConfig, *, audience: str = "internal") -> dict[str, Any]:
+    """The report of :func:`verify_report` as plain JSON-ready data (what ``check --json`` prints)."""
+    return verify_report(store, answer, parts_per_claim, config, audience=audience).to_dict()
 
 
 def _whole(claim: InputClaim) -> AtomicClaim:
     return AtomicClaim(text=claim.text, span=(0, len(claim.text)))
 
 
-def _claim_dict(index: int, claim: InputClaim, resolved: Sequence[ResolvedCitation],
-                parts: list[PartVerdict]) -> dict[str, Any]:
-    status = _claim_status(parts)
-    citations = [_citation_dict(i, cit, [p.citations[i] for p in parts]) for i, cit in enumerate(resolved)]
+def _claim_verdict(index: int, claim: InputClaim, resolved: Sequence[ResolvedCitation],
+                   parts: list[PartVerdict]) -> ClaimVerdict:
+    status = ClaimStatus(_claim_status(parts))
+    citations = [_citation_verdict(i, cit, [p.citations[i] for p in parts]) for i, cit in enumerate(resolved)]
     helpful = {i for p in parts for v in p.citations if v.relation == "supports" for i in [v.index]}
     if helpful and len(resolved) > 1:
         for i, cit in enumerate(resolved):
             if cit.valid and i not in helpful:
-                citations[i]["findings"].append(Finding(
+                citations[i].findings.append(FindingOut(
                     "GC952", "citation-adds-nothing", "fail",
-                    "supports no part of the claim, alone or jointly, while other citations do").as_dict())
+                    "supports no part of the claim, alone or jointly, while other citations do"))
     seen: set[str] = set()
     contradicting = []
     for part in parts:
@@ -260,38 +300,35 @@ def _claim_dict(index: int, claim: InputClaim, resolved: Sequence[ResolvedCitati
             if item["unit_id"] not in seen:
                 seen.add(item["unit_id"])
                 contradicting.append(item)
-    out: dict[str, Any] = {
-        "index": index, "text": claim.text, "type": claim.claim_type or parts[0].claim.claim_type,
-        "status": status, "supported": status == "supported", "citations": citations,
-        "contradicting_evidence": contradicting,
-    }
-    if claim.premises:
-        out["premises"] = list(claim.premises)
+    out = ClaimVerdict(index=index, text=claim.text, type=claim.claim_type or parts[0].claim.claim_type,
+                       status=status, supported=status == ClaimStatus.SUPPORTED, citations=citations,
+                       contradicting_evidence=contradicting,
+                       premises=list(claim.premises) if claim.premises else None)
     if len(parts) > 1:
-        out["parts"] = [{"text": p.claim.text, "span": list(p.claim.span), "status": p.status,
-                         "supported": p.supported, "qualifiers": _qualifiers(p.claim), "note": p.note,
-                         "citations": [v.as_dict() for v in p.citations]} for p in parts]
+        out.parts = [PartVerdictOut(text=p.claim.text, span=list(p.claim.span), status=ClaimStatus(p.status),
+                                    supported=p.supported, qualifiers=_qualifiers(p.claim), note=p.note,
+                                    citations=[v.as_dict() for v in p.citations]) for p in parts]
     else:
-        out["qualifiers"] = _qualifiers(parts[0].claim)
+        out.qualifiers = _qualifiers(parts[0].claim)
         if parts[0].note:
-            out["note"] = parts[0].note
+            out.note = parts[0].note
     return out
 
 
-def metrics_for(claims: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def metrics_for(claims: Sequence[ClaimVerdict]) -> dict[str, Any]:
     """citation_validity (supported / all claims) and faithfulness (1 when every claim is supported)."""
     total = len(claims)
-    supported = sum(1 for c in claims if c["supported"])
-    citations = [cit for c in claims for cit in c["citations"]]
+    supported = sum(1 for c in claims if c.supported)
+    citations = [cit for c in claims for cit in c.citations]
     counts: dict[str, int] = {}
     for claim in claims:
-        counts[claim["status"]] = counts.get(claim["status"], 0) + 1
+        counts[str(claim.status)] = counts.get(str(claim.status), 0) + 1
     out: dict[str, Any] = {
         "claims": total, "supported_claims": supported,
         "citation_validity": round(supported / total, 4) if total else 0.0,
         "faithfulness": 1.0 if total and supported == total else 0.0,
         "citations": len(citations),
-        "citation_integrity": round(sum(1 for c in citations if c["valid"]) / len(citations), 4) if citations else 0.0,
+        "citation_integrity": round(sum(1 for c in citations if c.valid) / len(citations), 4) if citations else 0.0,
         "status_counts": dict(sorted(counts.items())),
     }
     if not total:

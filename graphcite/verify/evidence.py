@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from graphcite.language.cues import negation_pattern
 from graphcite.models import ExtractedValue
 
 __all__ = [
@@ -25,8 +26,7 @@ __all__ = [
     "negation_of",
 ]
 
-NEGATION_RE = re.compile(
-    r"\b(?:no longer|not|never|none|neither|nor|without|cannot|fails? to|no)\b|n't\b", re.IGNORECASE)
+NEGATION_RE = negation_pattern()  # the same cue list the claim reader uses
 # Conditions and exceptions: the clause runs to the next comma, semicolon or end of sentence.
 CONDITION_RE = re.compile(
     r"\b(only if|only after|only when|only for|unless|provided that|as long as|if|when|whenever|once|"

@@ -2,7 +2,9 @@
 
 ``heuristic`` (default) is the lexical test. ``http`` asks an OpenAI-compatible chat-completions
 endpoint for ``{"label", "rationale"}`` as JSON; unreachable or timed out, it falls back to the
-heuristic and says so in the finding.
+heuristic and says so in the finding. ``local:DIR`` runs an NLI / claim-verification cross-encoder
+from a local directory on CPU (:mod:`graphcite.verify.judge_local`, optional extra ``local-judge``).
+:func:`judge_many` answers many pairs at once, which the local judge runs in batches.
 """
 
 from __future__ import annotations
@@ -11,14 +13,19 @@ import json
 import os
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from graphcite.errors import GraphciteError
+from graphcite.errors import ConfigError
 from graphcite.models import RELATIONS
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.lexical import lexical_score, missing_terms
 
-__all__ = ["JUDGES", "Judgement", "judge"]
+if TYPE_CHECKING:
+    from graphcite.verify.judge_local import LocalModel
+
+__all__ = ["JUDGES", "Judgement", "judge", "judge_many", "prepare_judge"]
 
 PROMPT_V1 = (
     "You check citations. Given a CLAIM and an EVIDENCE passage (with its headings), answer with JSON "
@@ -58,8 +65,8 @@ def heuristic(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
 def http(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
     """Ask an OpenAI-compatible endpoint; fall back to the heuristic when it cannot answer."""
     if not config.judge_url:
-        raise GraphciteError("the http judge needs a URL", where="judge_url",
-                             fix="set judge_url in the config or --judge-url")
+        raise ConfigError("the http judge needs a URL", where="judge_url",
+                          fix="set judge_url in the config or --judge-url")
     body = {
         "model": config.judge_model or "default",
         "temperature": 0,
@@ -91,14 +98,78 @@ def http(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
                          model=config.judge_model, prompt_revision=config.prompt_revision, fallback=reason)
 
 
-JUDGES = {"heuristic": heuristic, "http": http}
+def _local_model(config: VerifierConfig) -> LocalModel:
+    """The ``local:DIR`` model, loaded once per process with the settings in ``config.extra``."""
+    from graphcite.verify.judge_local import load_local_model
+
+    directory = config.judge_dir
+    if directory is None:
+        raise ConfigError("the local judge needs a model directory", where="--judge",
+                          fix="pass --judge local:DIR")
+    settings: dict[str, Any] = {}
+    for key, name, kind in (("judge_batch_size", "batch_size", int), ("judge_threads", "threads", int),
+                            ("judge_max_length", "max_length", int), ("judge_pair_order", "pair_order", str)):
+        if key in config.extra:
+            value = config.extra[key]
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise ConfigError(f"{key} must be {'an integer' if kind is int else 'text'}, not {value!r}",
+                                  where=f"extra.{key}", fix="fix the value in the config file")
+            settings[name] = value
+    return load_local_model(directory, **settings)
+
+
+def _local_judgements(pairs: Sequence[tuple[str, str]], config: VerifierConfig) -> list[Judgement]:
+    model = _local_model(config)
+    out = []
+    for (claim, evidence), p in zip(pairs, model.predict(pairs), strict=True):
+        rationale = f"model {model.name}: {p.label} {p.probability:.2f} (p(supports) {p.support_probability:.2f})"
+        out.append(Judgement(p.relation, round(lexical_score(claim, evidence), 4), rationale, "local",
+                             model=model.name))
+    return out
+
+
+def local(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
+    """Ask the local cross-encoder named by ``local:DIR``; its label answers, the score stays lexical."""
+    return _local_judgements([(claim, evidence)], config)[0]
+
+
+JUDGES = {"heuristic": heuristic, "http": http, "local": local}
+
+
+def _kind(config: VerifierConfig) -> str:
+    kind = config.judge_kind
+    if kind not in JUDGES:
+        raise ConfigError(f"unknown judge {config.judge!r}", where="--judge",
+                          fix="use one of: heuristic, http, local:DIR")
+    return kind
 
 
 def judge(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
-    """Run the configured judge."""
-    try:
-        fn = JUDGES[config.judge]
-    except KeyError:
-        raise GraphciteError(f"unknown judge {config.judge!r}", where="--judge",
-                             fix=f"use one of: {', '.join(sorted(JUDGES))}") from None
-    return fn(claim, evidence, config)
+    """Run the configured judge on one (claim, evidence) pair."""
+    return JUDGES[_kind(config)](claim, evidence, config)
+
+
+def judge_many(pairs: Sequence[tuple[str, str]], config: VerifierConfig) -> list[Judgement]:
+    """Run the configured judge on many (claim, evidence) pairs, in input order.
+
+    The local judge runs them in length-sorted batches and keeps the answers, so a later :func:`judge`
+    of the same pair costs a dictionary look-up; the other judges answer one pair at a time.
+    """
+    kind = _kind(config)
+    if kind == "local":
+        return _local_judgements(list(pairs), config)
+    return [JUDGES[kind](claim, evidence, config) for claim, evidence in pairs]
+
+
+def prepare_judge(config: VerifierConfig) -> None:
+    """Check the judge setting before any work: unknown name, http without URL, a bad model directory.
+
+    For ``local:DIR`` this loads the model (once per process), so a missing directory or file is
+    reported as one line before a store is opened.
+    """
+    kind = _kind(config)
+    if kind == "http" and not config.judge_url:
+        raise ConfigError("the http judge needs a URL", where="judge_url",
+                          fix="set judge_url in the config or --judge-url")
+    if kind == "local":
+        _local_model(config)

@@ -10,6 +10,8 @@ from graphcite.verify.rules import (  # noqa: F401 - imported for registration
     polarity,
     quantity,
     scope,
+    slots,
     status,
     support,
+    time,
 )

@@ -6,11 +6,13 @@ import re
 from functools import lru_cache
 
 from graphcite.ingest.nlp import lemma
+from graphcite.language import lexicon
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 
 __all__ = ["SYNONYMS", "attributed", "attribution_stripped", "blank_values", "is_year", "locate", "same_predicate", "word_lemmas"]
 
+_PARAPHRASE = frozenset({"synonym", "derived", "hyponym"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 # Predicates that say the same thing in this domain; each word maps to its group.
@@ -62,6 +64,8 @@ def same_predicate(word: str, evidence_words: frozenset[str]) -> bool:
     if word in evidence_words:
         return True
     if SYNONYMS.get(word, frozenset()) & evidence_words:
+        return True
+    if len(word) > 2 and any(lexicon.related(word, w) in _PARAPHRASE for w in evidence_words if len(w) > 2):
         return True
     stem = word[:5]
     if len(stem) == 5 and any(w.startswith(stem) for w in evidence_words):

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from graphcite.ingest.nlp import lemma
 from graphcite.ingest.terms import STOPWORDS
-from graphcite.ingest.values import values_agree
+from graphcite.ingest.values import to_base, values_agree
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
@@ -16,7 +16,7 @@ from graphcite.verify.rules.common import is_year, locate, word_lemmas
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
 _ARTICLE_ONES = frozenset({"one", "a", "an", "single", "1"})
 
-__all__ = ["agree", "claim_values", "comparable", "evidence_values", "times_noun"]
+__all__ = ["agree", "bound_holds", "claim_interval", "claim_values", "comparable", "evidence_values", "times_noun"]
 
 _IGNORED_KINDS = frozenset({"date"})
 
@@ -107,6 +107,55 @@ _ATTEMPT = frozenset({"attempt", "try", "tries", "delivery", "send", "call"})
 _RETRY = frozenset({"retry", "retries", "redelivery"})
 
 
+_STRICT = re.compile(r"\b(?:more|fewer|less|greater|higher|lower|over|above|under|below|exceed(?:s|ed|ing)?)"
+                     r"(?:\s+than)?\s*$", re.I)
+
+
+def claim_interval(value: ExtractedValue, text: str) -> tuple[float, float, bool, bool] | None:
+    """A claim's bound as an interval (low, high, low_open, high_open) in base units, or None when the
+    value is not a one-sided bound. "More than 300" is (300, inf) open; "at most 20" is (-inf, 20]."""
+    if value.bound not in {"min", "max"} or value.kind in {"version", "revision", "date"}:
+        return None
+    low, high, _ = to_base(value)
+    if low is None or high is None:
+        return None
+    span = locate(text, value)
+    strict = bool(span and _STRICT.search(text[max(0, span[0] - 24):span[0]]))
+    if value.bound == "min":
+        return low, float("inf"), strict, False
+    return float("-inf"), high, False, strict
+
+
+def bound_holds(claim_value: ExtractedValue, evidence_value: ExtractedValue, claim_text: str) -> bool | None:
+    """Does the evidence value lie inside the claim's bound? None when the claim states no bound or the
+    two are not comparable. "More than 300" holds for 315; "fewer than five" does not hold for five;
+    "at most 20" does not hold for "within 30" (a looser bound says nothing about 20)."""
+    interval = claim_interval(claim_value, claim_text)
+    if interval is None or values_agree(claim_value, evidence_value) is None:
+        return None
+    low, high, low_open, high_open = interval
+    e_low, e_high, _ = to_base(evidence_value)
+    if e_low is None or e_high is None:
+        return None
+    if evidence_value.bound == "min":
+        e_high = float("inf")
+    elif evidence_value.bound == "max":
+        e_low = float("-inf")
+    elif evidence_value.bound == "approx":
+        return None
+    above = e_low > low if low_open else e_low >= low
+    below = e_high < high if high_open else e_high <= high
+    return above and below
+
+
+def _holds(value: ExtractedValue, evidence_value: ExtractedValue, claim_text: str) -> bool:
+    """The claim value holds given the evidence value: inside its bound, or the same number."""
+    inside = bound_holds(value, evidence_value, claim_text)
+    if inside is not None:
+        return inside
+    return _agree(value, evidence_value)
+
+
 def _attempts_equal(a: ExtractedValue, b: ExtractedValue) -> bool:
     """N attempts are the first try plus N-1 retries: "four attempts" agrees with "three retries"."""
     if a.magnitude is None or b.magnitude is None or a.bound != b.bound:
@@ -169,7 +218,7 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
                       and _related(value.measured, e.measured) and not _roles_differ(value, e)]
         if not same_thing:  # the classic unit slip: the same digits in another unit ("15 s" for "15 min")
             same_thing = [e for e in theirs if comparable(value, e) and _digits(e) == _digits(value)]
-        if not same_thing or any(_agree(value, e) for e in same_thing):
+        if not same_thing or any(_holds(value, e, claim.text) for e in same_thing):
             continue
         problems.append(f"claim says {_describe(value)}, evidence says "
                         + ", ".join(_describe(e) for e in same_thing[:3]))
@@ -312,6 +361,7 @@ def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
         return None
     theirs = evidence_values(evidence)
     envelope = evidence.envelope
-    missing = [v for v in mine if not any(comparable(v, e) and _agree(v, e) for e in theirs)
-               and not (_digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope))]
+    missing = [v for v in mine if not any(comparable(v, e) and _holds(v, e, claim.text) for e in theirs)
+               and (claim_interval(v, claim.text) is not None or not (
+                   _digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope)))]
     return "; ".join(f"no value in the evidence states {_describe(v)}" for v in missing)

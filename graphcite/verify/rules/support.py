@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from graphcite.ingest.nlp import lemma
+from graphcite.language import lexicon
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms
@@ -42,6 +43,9 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
     terms = word_lemmas(evidence.envelope)
     if any(same_predicate(w, terms) for w in words):
         return ""
+    phrase = " ".join(words)
+    if len(words) > 1 and any(lexicon.related(phrase, w) in {"synonym", "derived", "hyponym"} for w in terms):
+        return ""  # a phrasal verb and its one-word paraphrase: "broke up" / "dissolved"
     if set(words) & _FORBID and evidence.modality_for(claim.text)[0] == "must-not":
         return ""  # "forbids retries" is what "must not retry" says
     if "retry" in words and "attempt" in terms and any(v.kind == "count" for v in claim.values):

@@ -1,0 +1,172 @@
+"""Slot alignment: each content word and name of a claim is found in the evidence, or found by
+paraphrase (synonym, derivation, a more specific word), or filled by something else (an antonym, a
+sibling name), or missing.
+
+This replaces "share of shared words" as the support test: a swapped city keeps the share high but
+fills the place slot with another city; "broke up" and "dissolved" share no word but are synonyms.
+Numbers and dates are not slots here: the value and date rules compare them as typed values.
+Matching reads lowercased copies of both texts; the stored text is never changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graphcite.language import lexicon
+from graphcite.language.words import STOPWORDS, Word, word_list, words_of
+
+__all__ = ["Alignment", "Slot", "align"]
+
+_ACCEPT = frozenset({"same", "synonym", "derived", "hyponym"})
+_WEIGHT_NAME = 2.0
+_WEIGHT_LIGHT = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One claim slot and what the evidence has in its place."""
+
+    text: str
+    kind: str  # name | word
+    status: str  # found | paraphrase | missing | opposite | other
+    by: str | None = None  # the evidence word that found, opposed or replaced it
+    relation: str | None = None  # how: synonym, derived, hyponym, antonym, sibling
+    weight: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """The slots of a claim against one evidence text, and the weighted share found."""
+
+    slots: tuple[Slot, ...]
+
+    @property
+    def score(self) -> float:
+        total = sum(s.weight for s in self.slots)
+        if not total:
+            return 1.0
+        return sum(s.weight for s in self.slots if s.status in {"found", "paraphrase"}) / total
+
+    def with_status(self, *statuses: str) -> list[Slot]:
+        return [s for s in self.slots if s.status in statuses]
+
+    @property
+    def missing_names(self) -> list[Slot]:
+        return [s for s in self.slots if s.kind == "name" and s.status == "missing"]
+
+
+def _names(words: tuple[Word, ...]) -> list[list[Word]]:
+    """Runs of adjacent name words: "Maria Lopez", "New York", "NASA"."""
+    runs: list[list[Word]] = []
+    for word in words:
+        if word.proper:
+            if runs and runs[-1][-1].end + 2 >= word.start and runs[-1][-1].proper:
+                runs[-1].append(word)
+            else:
+                runs.append([word])
+    return runs
+
+
+def _relation(claim_word: str, evidence_word: str) -> str | None:
+    if claim_word == evidence_word:
+        return "same"
+    return lexicon.related(claim_word, evidence_word)
+
+
+def _match_word(word: str, evidence: tuple[str, ...], lemmas: frozenset[str]) -> tuple[str, str | None, str | None]:
+    if word in lemmas:
+        return "found", word, "same"
+    opposed: tuple[str, str] | None = None
+    for other in evidence:
+        relation = _relation(word, other)
+        if relation in _ACCEPT:
+            return "paraphrase", other, relation
+        if relation == "antonym" and opposed is None:
+            opposed = (other, relation)
+    if opposed:
+        return "opposite", opposed[0], opposed[1]
+    return "missing", None, None
+
+
+def _neighbours(words: tuple[Word, ...], at: int, reach: int) -> frozenset[str]:
+    """Content lemmas within ``reach`` words of position ``at``: what anchors a word to its place."""
+    out = set()
+    for word in words[max(0, at - reach):at + reach + 1]:
+        if word.lemma not in STOPWORDS and word.lower not in STOPWORDS:
+            out.add(word.lemma)
+    return frozenset(out)
+
+
+def _anchored(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...], opposite: str) -> bool:
+    """An opposite counts only in the same place: a claim neighbour of the word stands next to the
+    opposite in the evidence ("heavily populated" / "sparsely populated"), not anywhere in the text."""
+    mine = _neighbours(claim_words, at, 2) - {claim_words[at].lemma}
+    for j, word in enumerate(ev_words):
+        if word.lemma == opposite or word.lower == opposite:
+            if mine & (_neighbours(ev_words, j, 3) - {opposite}):
+                return True
+    return False
+
+
+def _phrase_in(phrase: str, lowered: str) -> bool:
+    return f" {phrase} " in f" {lowered} "
+
+
+@lru_cache(maxsize=65_536)
+def align(claim: str, evidence: str) -> Alignment:
+    """Align ``claim`` against ``evidence`` (the quote with its envelope: title, headings, antecedent)."""
+    claim_words = words_of(claim)
+    ev_words = words_of(evidence)
+    ev_lower = " ".join(w.lower for w in ev_words)
+    ev_squashed = ev_lower.replace(" ", "").replace("-", "")
+    ev_lemmas = frozenset(w.lemma for w in ev_words) | frozenset(w.lower for w in ev_words)
+    ev_content = tuple(dict.fromkeys(w.lemma for w in ev_words if w.lemma not in STOPWORDS))
+    ev_names = [" ".join(w.lower for w in run) for run in _names(ev_words)]
+    light = word_list("light_verbs")
+    weak = word_list("weak_words") | word_list("month_names")
+    slots: list[Slot] = []
+    in_names: set[int] = set()
+    for run in _names(claim_words):
+        in_names.update(w.start for w in run)
+        phrase = " ".join(w.lower for w in run)
+        head = run[-1].lower
+        squashed = phrase.replace(" ", "").replace("-", "")
+        if _phrase_in(phrase, ev_lower) or _phrase_in(head, ev_lower) or squashed in ev_squashed:
+            slots.append(Slot(phrase, "name", "found", head, "same", _WEIGHT_NAME))
+            continue
+        status, by, relation = "missing", None, None
+        for other in ev_content:
+            rel = _relation(head, other) or _relation(phrase, other)
+            if rel in _ACCEPT:
+                status, by, relation = "paraphrase", other, rel
+                break
+        if status == "missing":
+            for other in ev_names:
+                rel = lexicon.related(phrase, other) or lexicon.related(head, other.split()[-1])
+                if rel in {"sibling", "antonym"}:
+                    status, by, relation = "other", other, rel
+                    break
+                if rel in _ACCEPT:
+                    status, by, relation = "paraphrase", other, rel
+                    break
+        slots.append(Slot(phrase, "name", status, by, relation, _WEIGHT_NAME))
+    seen: set[str] = set()
+    for word in claim_words:
+        if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak:
+            continue
+        if len(word.lemma) < 2 or word.lemma in seen:
+            continue
+        seen.add(word.lemma)
+        weight = _WEIGHT_LIGHT if word.lemma in light else 1.0
+        status, by, relation = _match_word(word.lemma, ev_content, ev_lemmas)
+        if status == "missing" and word.lower != word.lemma:
+            status, by, relation = _match_word(word.lower, ev_content, ev_lemmas)
+        if status == "opposite" and by and not _anchored(claim_words, claim_words.index(word), ev_words, by):
+            status, by, relation = "missing", None, None
+        if status == "missing":
+            nation = lexicon.nationality_of(word.lower)
+            if nation and _phrase_in(nation, ev_lower):
+                status, by, relation = "paraphrase", nation, "derived"
+        slots.append(Slot(word.lemma, "word", status, by, relation, weight))
+    return Alignment(tuple(slots))

@@ -1,0 +1,138 @@
+"""Dates, years, times of day and ordinals as typed values, read the same way from claims and evidence.
+
+A date keeps only the parts the text states: "1998" is (1998, None, None), "May 2004" is
+(2004, 5, None). Two dates agree when every part both state is equal, so "released in 2011" agrees
+with "on 4 March 2011" and not with "2013"; "March 3" and "March 13" differ.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graphcite.language.words import _data
+
+__all__ = ["DatePart", "Ordinal", "TimeOfDay", "dates_agree", "dates_in", "ordinals_in", "times_in"]
+
+_MONTHS = {name: i for i, name in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+     "november", "december"], start=1)}
+_MONTHS.update({name[:3]: i for name, i in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_MONTH = r"(?P<month>January|February|March|April|May|June|July|August|September|October|November|December|" \
+         r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>1\d{3}|20\d{2})"
+_PATTERNS = [
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b"),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b"),
+    re.compile(r"\b(?P<year>1\d{3}|20\d{2})-(?P<mnum>[01]\d)-(?P<day>[0-3]\d)\b"),
+    re.compile(rf"\b{_MONTH}\s+(?:of\s+)?{_YEAR}\b"),
+    re.compile(rf"\b{_MONTH}\s+{_DAY}\b(?!\s*(?:%|percent|[a-z]))"),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b"),
+    re.compile(r"\b(?P<decade>1\d{2}0|20[0-9]0)s\b"),
+    re.compile(r"(?<![\d.,$£€])\b(?P<year>1[0-9]{3}|20\d{2})\b(?![.,]?\d|\s*(?:%|percent|per|[a-zµ°]))"),
+]
+_TIME = re.compile(r"\b(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)\s*(?P<ap>[ap]\.?m\.?)?(?![\d:])|"
+                   r"\b(?P<h2>1[0-2]|[1-9])\s*(?P<ap2>[ap]\.?m\.?)(?![a-z])", re.I)
+_ORDINAL_NUM = re.compile(r"\b(?P<n>\d+)(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:January|February|March|April|May|"
+                          r"June|July|August|September|October|November|December))")
+
+
+@dataclass(frozen=True, slots=True)
+class DatePart:
+    """A date with the parts the text states (None = not stated); decades as a year range."""
+
+    surface: str
+    start: int
+    year: int | None
+    month: int | None
+    day: int | None
+    decade: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOfDay:
+    surface: str
+    start: int
+    minutes: int  # minutes after midnight
+
+
+@dataclass(frozen=True, slots=True)
+class Ordinal:
+    surface: str
+    start: int
+    value: int
+
+
+def _month(text: str | None) -> int | None:
+    return _MONTHS.get(text.lower().rstrip(".")) if text else None
+
+
+@lru_cache(maxsize=32_768)
+def dates_in(text: str) -> tuple[DatePart, ...]:
+    """Dates in ``text``, longest reading first; a span is used by one pattern only."""
+    taken: list[tuple[int, int]] = []
+    out: list[DatePart] = []
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            groups = m.groupdict()
+            if groups.get("month") == "May" and not groups.get("year") and not groups.get("day"):
+                continue
+            day = int(groups["day"]) if groups.get("day") else None
+            if day is not None and not 1 <= day <= 31:
+                continue
+            month = _month(groups.get("month")) or (int(groups["mnum"]) if groups.get("mnum") else None)
+            if groups.get("decade"):
+                out.append(DatePart(m.group(0), m.start(), None, None, None, int(groups["decade"])))
+            else:
+                out.append(DatePart(m.group(0), m.start(), int(groups["year"]) if groups.get("year") else None,
+                                    month, day))
+            taken.append((m.start(), m.end()))
+    return tuple(sorted(out, key=lambda d: d.start))
+
+
+def dates_agree(a: DatePart, b: DatePart) -> bool:
+    """Every part both dates state is equal (a decade contains its years)."""
+    if a.decade is not None or b.decade is not None:
+        years = [d.year for d in (a, b) if d.year is not None]
+        decades = [d.decade for d in (a, b) if d.decade is not None]
+        if len(decades) == 2:
+            return decades[0] == decades[1]
+        return bool(years) and decades[0] <= years[0] < decades[0] + 10
+    for x, y in ((a.year, b.year), (a.month, b.month), (a.day, b.day)):
+        if x is not None and y is not None and x != y:
+            return False
+    return True
+
+
+@lru_cache(maxsize=32_768)
+def times_in(text: str) -> tuple[TimeOfDay, ...]:
+    """Times of day: "09:30", "9:30 pm", "7 a.m."."""
+    out = []
+    for m in _TIME.finditer(text):
+        hour = int(m.group("h") or m.group("h2"))
+        minute = int(m.group("m") or 0)
+        ampm = (m.group("ap") or m.group("ap2") or "").lower()
+        if ampm.startswith("p") and hour < 12:
+            hour += 12
+        if ampm.startswith("a") and hour == 12:
+            hour = 0
+        out.append(TimeOfDay(m.group(0), m.start(), hour * 60 + minute))
+    return tuple(out)
+
+
+@lru_cache(maxsize=32_768)
+def ordinals_in(text: str) -> tuple[Ordinal, ...]:
+    """Ordinals ("third", "21st") that rank something; ordinals inside dates are left to the dates."""
+    words: dict[str, int] = _data()["ordinals"]
+    out = [Ordinal(m.group(0), m.start(), int(m.group("n"))) for m in _ORDINAL_NUM.finditer(text)]
+    date_spans = [(d.start, d.start + len(d.surface)) for d in dates_in(text)]
+    out = [o for o in out if not any(s <= o.start < e for s, e in date_spans)]
+    for m in re.finditer(r"\b[a-z]+\b", text.lower()):
+        if m.group(0) in words:
+            out.append(Ordinal(m.group(0), m.start(), words[m.group(0)]))
+    return tuple(sorted(out, key=lambda o: o.start))

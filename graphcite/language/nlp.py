@@ -1,0 +1,62 @@
+"""The one spaCy pipeline graphcite uses, built once per process (claims and evidence alike).
+
+Default: spaCy's blank English with a lookup lemmatizer (tables from spacy-lookups-data, read from
+site-packages, nothing downloaded). A trained pipeline is used only when installed and asked for.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import lru_cache
+from importlib.resources import files
+
+import spacy
+from spacy.language import Language
+
+from graphcite.errors import GraphciteError
+
+__all__ = ["get_nlp", "lemma", "lemma_lookup", "tokenize_lemmas"]
+
+
+@lru_cache(maxsize=4)
+def get_nlp(model: str | None = None) -> Language:
+    """Return the shared pipeline: blank English + lookup lemmas, or the named trained pipeline."""
+    if model:
+        try:
+            return spacy.load(model)
+        except OSError as exc:
+            raise GraphciteError(
+                f"spaCy pipeline {model!r} is not installed",
+                where="--spacy-model",
+                fix="install it with pip or omit --spacy-model to use the blank English pipeline",
+            ) from exc
+    nlp = spacy.blank("en")
+    nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
+    nlp.initialize()
+    return nlp
+
+
+@lru_cache(maxsize=200_000)
+def lemma(word: str) -> str:
+    """Lowercased lookup lemma of one word ("retries" -> "retry"); the word itself when unknown."""
+    lowered = word.lower()
+    lemmatizer = get_nlp().get_pipe("lemmatizer")
+    table = lemmatizer.lookups.get_table("lemma_lookup")
+    found = table.get(lowered)
+    if found is None:
+        found = table.get(word)
+    return (found or lowered).lower()
+
+
+def tokenize_lemmas(text: str) -> list[str]:
+    """Lowercased lemmas of the word tokens of ``text`` using spaCy's tokenizer (no other components)."""
+    tokenizer = get_nlp().tokenizer
+    return [lemma(tok.text) for tok in tokenizer(text) if not tok.is_space and not tok.is_punct]
+
+
+@lru_cache(maxsize=1)
+def lemma_lookup() -> dict[str, str]:
+    """spaCy's English word -> lemma lookup table, read once from spacy-lookups-data."""
+    raw = files("spacy_lookups_data").joinpath("data/en_lemma_lookup.json.gz").read_bytes()
+    return json.loads(gzip.decompress(raw))

@@ -1,0 +1,74 @@
+"""Slot rules: each name and content word of the claim must be found in its evidence, not replaced by
+an opposite or by another member of the same class."""
+
+from __future__ import annotations
+
+from graphcite.language.align import Alignment, align
+from graphcite.models import AtomicClaim
+from graphcite.verify.evidence import Evidence
+from graphcite.verify.registry import rule
+from graphcite.verify.rules.common import attributed, attribution_stripped, blank_values
+
+__all__ = ["alignment_for"]
+
+
+def alignment_for(claim: AtomicClaim, evidence: Evidence) -> Alignment:
+    """The claim (values blanked: the value rules compare them) aligned against the evidence envelope."""
+    text = blank_values(claim.text, claim.values) if claim.values else claim.text
+    if attributed(claim, evidence):
+        text = attribution_stripped(text)
+    return align(text, evidence.envelope)
+
+
+@rule("GC204", "slot-filled-by-other", family="slots", effect="insufficient",
+      good=[("Jan Visser was a Dutch painter.", "Jan Visser (1901-1970) was a Dutch painter of harbours.")],
+      bad=[("Jan Visser was a Dutch painter.", "Jan Visser was a Belgian painter."),
+           ("The museum is in Oslo.", "The museum is located in Bergen, Norway.")])
+def slot_filled_by_other(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """A name the claim needs is absent and another of the same kind stands where it would be.
+
+    "A Dutch painter" against "a Belgian painter", or "in Oslo" against "in Bergen": every other word
+    matches, so the share of shared words stays high, yet the one slot that carries the fact is filled
+    by something else. The evidence does not say the claim (it may say the opposite, but a painter can
+    hold two nationalities, so the rule says insufficient rather than contradicts).
+    """
+    found = alignment_for(claim, evidence)
+    names = [s for s in found.slots if s.kind == "name"]
+    if not names:
+        return None
+    other = found.with_status("other")
+    return "; ".join(f"claim names {s.text!r}, evidence has {s.by!r} ({s.relation})" for s in other)
+
+
+@rule("GC205", "opposite-in-evidence", family="slots", effect="contradicts",
+      good=[("The valley is heavily populated.", "The valley is densely and heavily populated.")],
+      bad=[("The valley is heavily populated.", "The valley is sparsely populated."),
+           ("It is the strongest team in the league.", "It is the weakest team in the league.")])
+def opposite_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """The evidence uses the opposite word where the claim has its word: "sparsely" for "heavily",
+    "weakest" for "strongest". Antonyms share their topic and most of the sentence, so overlap
+    passes them; a lexicon of opposites (WordNet antonyms, through base forms) does not."""
+    found = alignment_for(claim, evidence)
+    words = [s for s in found.slots if s.kind == "word"]
+    if not words:
+        return None
+    opposite = found.with_status("opposite")
+    return "; ".join(f"claim says {s.text!r}, evidence says {s.by!r}" for s in opposite)
+
+
+@rule("GC206", "name-not-in-evidence", family="slots", effect="insufficient",
+      good=[("Kessler grew up in Chicago.", "Born in 1950, Kessler grew up in Chicago.")],
+      bad=[("Kessler grew up in Chicago.", "Kessler grew up in a large city."),
+           ("The factory is in Ohio.", "The factory is located in Toledo, Spain.")])
+def name_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """Every name in the claim (a person, place, organisation, nationality) must be in the evidence
+    or its envelope (title, headings, the sentence a pronoun points back to).
+
+    A name is a key slot: "grew up in Chicago" is not supported by "grew up in a large city", however
+    many other words match; the claim is more specific than its evidence.
+    """
+    found = alignment_for(claim, evidence)
+    names = [s for s in found.slots if s.kind == "name"]
+    if not names:
+        return None
+    return "; ".join(f"the evidence does not name {s.text!r}" for s in found.missing_names)

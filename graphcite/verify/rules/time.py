@@ -1,0 +1,96 @@
+"""Time rules: dates, years, times of day and ordinals are typed values, compared part by part."""
+
+from __future__ import annotations
+
+import re
+
+from graphcite.language.dates import dates_agree, dates_in, ordinals_in, times_in
+from graphcite.models import AtomicClaim
+from graphcite.verify.evidence import Evidence
+from graphcite.verify.registry import rule
+
+__all__: list[str] = []
+
+_NEXT_WORD = re.compile(r"\s*(?:-\s*)?([A-Za-z]+)")
+
+
+def _evidence_text(evidence: Evidence) -> str:
+    """The quote with its title and headings: a page titled "2011 season" dates its sentences."""
+    return " ".join([evidence.antecedent, evidence.quote, *evidence.heading_path, evidence.title or ""])
+
+
+@rule("GC311", "date-mismatch", family="time", effect="contradicts",
+      good=[("The bridge opened in 1998.", "The bridge was opened to traffic on March 3, 1998."),
+            ("The album came out in May 2004.", "The album came out on 14 May 2004.")],
+      bad=[("The bridge opened on March 3, 1998.", "The bridge opened on March 13, 1998."),
+           ("The album was released in 2011.", "The album was released in 2013.")])
+def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """A date that disagrees in a part both sides state contradicts the claim.
+
+    "March 3" and "March 13" share every word but one digit, so word overlap calls them the same;
+    dates are compared as (year, month, day) with only the stated parts, so a year agrees with any
+    day inside it and a different day or year disagrees.
+    """
+    mine = dates_in(claim.text)
+    theirs = dates_in(_evidence_text(evidence))
+    if not mine or not theirs:
+        return None
+    problems = [f"claim says {d.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in theirs[:3])
+                for d in mine if not any(dates_agree(d, e) for e in theirs)]
+    return "; ".join(problems)
+
+
+@rule("GC312", "date-not-in-evidence", family="time", effect="insufficient",
+      good=[("The bridge opened in 1998.", "In 1998 the bridge opened.")],
+      bad=[("The bridge opened in 1998.", "The bridge opened after a long delay.")])
+def date_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """A dated claim needs a date in its evidence: the date is a slot the passage must fill.
+
+    "Opened in 1998" against a passage that says only "opened after a delay" is not support: the
+    year came from somewhere else.
+    """
+    mine = dates_in(claim.text)
+    if not mine:
+        return None
+    if dates_in(_evidence_text(evidence)) or dates_in(evidence.context):
+        return ""
+    return "the evidence states no date for " + ", ".join(repr(d.surface) for d in mine)
+
+
+@rule("GC313", "time-of-day-mismatch", family="time", effect="contradicts",
+      good=[("The ferry leaves at 09:30.", "The first ferry leaves at 9:30 am every day.")],
+      bad=[("The ferry leaves at 09:30.", "The ferry leaves at 10:30.")])
+def time_of_day_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """A different clock time is a different fact ("09:30" is not "10:30")."""
+    mine = times_in(claim.text)
+    theirs = times_in(evidence.quote)
+    if not mine or not theirs:
+        return None
+    problems = [f"claim says {t.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in theirs[:3])
+                for t in mine if not any(t.minutes == e.minutes for e in theirs)]
+    return "; ".join(problems)
+
+
+def _ranked(text: str, start: int, surface: str) -> str | None:
+    found = _NEXT_WORD.match(text, start + len(surface))
+    return found.group(1).lower() if found else None
+
+
+@rule("GC314", "ordinal-mismatch", family="time", effect="contradicts",
+      good=[("She was the third woman to hold the post.", "She became the third woman to hold the post.")],
+      bad=[("She was the third woman to hold the post.", "She was the fourth woman to hold the post.")])
+def ordinal_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """A rank is a value: "the third woman" and "the fourth woman" share every word but the one that
+    matters. Ordinals are compared when both rank the same noun."""
+    mine = ordinals_in(claim.text)
+    theirs = ordinals_in(evidence.quote)
+    if not mine or not theirs:
+        return None
+    problems = []
+    for o in mine:
+        noun = _ranked(claim.text, o.start, o.surface)
+        same_noun = [e for e in theirs if _ranked(evidence.quote, e.start, e.surface) == noun]
+        if same_noun and not any(e.value == o.value for e in same_noun):
+            problems.append(f"claim says {o.surface!r} {noun}, evidence says "
+                            + ", ".join(repr(e.surface) for e in same_noun[:3]))
+    return "; ".join(problems)
