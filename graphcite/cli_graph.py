@@ -8,6 +8,7 @@ Thin wrappers, sqlite-utils style: open the store read-only, call :func:`graphci
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 import typer
@@ -20,6 +21,7 @@ from graphcite.cli_common import (
     AudienceOption,
     DbOption,
     JsonOption,
+    err,
     handles_errors,
     out,
     print_json,
@@ -102,6 +104,8 @@ def render_chain(tree: dict[str, Any], *, graph_notes: bool = True) -> Tree:
     root = Tree(Text(f"{SYMBOLS.get(tree['status'], tree['status'])}  {tree['claim_id']}: {tree['text']}"))
     if tree.get("relies_on_restricted"):
         root.add(Text("relied on a restricted source (withheld for the public audience)"))
+    if tree.get("withheld"):
+        root.add(Text(f"claim text withheld: {tree.get('withheld_reason')}"))
     for cit in tree["citations"]:
         state = "valid" if cit["valid"] else ("INVALID" if cit["valid"] is False else "unchecked")
         score = f", score {cit['support_score']:.2f}" if isinstance(cit.get("support_score"), int | float) else ""
@@ -205,23 +209,35 @@ def conflicts_command(db: DbOption = None, as_json: JsonOption = False, audience
 
 def export_command(fmt: Annotated[str, typer.Option("--format", help="graphml, gexf, cytoscape, json, prov, webanno, "
                                                                      "html or parquet")],
-                   out_path: Annotated[str, typer.Option("--out", help="output file (a folder for parquet)")],
+                   out_path: Annotated[str, typer.Option("--out", help="output file, FIFO or - for stdout (a folder "
+                                                                       "for parquet); replaced atomically")],
                    claim: Annotated[str | None, typer.Option("--claim", help="one claim id")] = None,
                    answer: Annotated[str | None, typer.Option("--answer", help="an answer id or revision")] = None,
                    all_claims: Annotated[bool, typer.Option("--all", help="every claim in the store")] = False,
+                   follow_symlinks: Annotated[bool, typer.Option(
+                       "--follow-symlinks", help="write to the target of a symlinked --out instead of refusing")] = False,
                    audience: AudienceOption = "internal", db: DbOption = None, as_json: JsonOption = False) -> None:
     """Export the evidence graph of a claim, an answer or the whole store."""
     from graphcite.export import export
 
     with _open(db) as store:
-        summary = export(store, fmt, out_path, claim=claim, answer=answer, all=all_claims, audience=audience)
+        summary = export(store, fmt, out_path, claim=claim, answer=answer, all=all_claims, audience=audience,
+                         follow_symlinks=follow_symlinks)
+    to_stdout = out_path.strip() in {"-", "/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"}
+    for warning in summary.get("warnings", []):
+        err.print(f"warning: {warning}", markup=False)
     if as_json:
-        _print_json(summary)
+        if to_stdout:  # the export itself is on stdout
+            err.print(json.dumps(summary, ensure_ascii=False, default=str), markup=False)
+        else:
+            _print_json(summary)
         return
     counts = (", ".join(f"{k} {v}" for k, v in summary["tables"].items()) if "tables" in summary
               else f"{summary['nodes']} nodes, {summary['edges']} edges")
-    out.print(Text(f"wrote {fmt} ({summary['audience']} audience) to {summary['path']}: {summary['claims']} claims; "
-                   f"{counts}"))
+    withheld = f"; {summary['withheld_claims']} claim texts withheld" if summary.get("withheld_claims") else ""
+    (err if to_stdout else out).print(Text(
+        f"wrote {fmt} ({summary['audience']} audience) to {summary['path']}: {summary['claims']} claims; "
+        f"{counts}{withheld}"))
 
 
 def register(app: typer.Typer) -> None:

@@ -14,12 +14,11 @@ and supported claims show how many independent authorities they rest on.
 from __future__ import annotations
 
 from html import escape
-from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
-from graphcite.export import atomic_write
+from graphcite.export.output import OutputTarget, open_output
 from graphcite.export.webanno import revision_iri
 from graphcite.graph.chain import claim_tree
 from graphcite.graph.independence import independence
@@ -198,7 +197,7 @@ def _against(n: int, items: list[dict[str, Any]]) -> str:
         out.append(f'<li id="against-{n}-{i}"><h4>{_e(item.get("status") or "")} evidence · {_source_line(source)}</h4>'
                    f'<p class="meta">{" · ".join(_where(unit))}</p>'
                    f'<blockquote><p>{_e(unit.get("text"))}</p></blockquote>'
-                   f"<p>Why it disagrees: {_e(item.get('reason'))}</p>{note}</li>")
+                   f"<p>Why it disagrees: {_e(item.get('reason') or 'withheld')}</p>{note}</li>")
     return (f'<section aria-labelledby="against-{n}-title" class="against"><h3 id="against-{n}-title">'
             f"Evidence against claim {n}</h3><ul>{''.join(out)}</ul></section>")
 
@@ -227,6 +226,9 @@ def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None) 
             f"<li>{_badge(p['status'])} {_e(p['text'])}</li>" for p in tree["parts"]) + "</ul>"
     restricted = ('<p class="withheld">This claim relied on a restricted source; that evidence is withheld for the '
                   "public audience.</p>") if tree.get("relies_on_restricted") else ""
+    if tree.get("withheld"):
+        restricted += (f'<p class="withheld">The text of this claim is withheld for the public audience. Why: '
+                       f'{_e(tree.get("withheld_reason"))}.</p>')
     note = f'<p class="meta">{_e(tree["note"])}</p>' if tree.get("note") else ""
     verified = (f'<p class="meta">Verified {_e(tree["verified_at"])} UTC; claim <code>{_e(tree["claim_id"])}</code>'
                 f"{', type ' + _e(tree['claim_type']) if tree.get('claim_type') else ''}.</p>")
@@ -287,8 +289,8 @@ def render_page(G: nx.MultiDiGraph, *, title: str | None = None) -> str:
     )
 
 
-def write_html(store: Store, G: nx.MultiDiGraph, path: Path) -> dict[str, Any]:
+def write_html(store: Store, G: nx.MultiDiGraph, target: OutputTarget) -> dict[str, Any]:
     page = render_page(G)
-    with atomic_write(path) as handle:
+    with open_output(target) as handle:
         handle.write(page)
     return {"bytes": len(page.encode("utf-8"))}

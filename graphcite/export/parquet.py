@@ -2,32 +2,44 @@
 
 The selection is the same as for the graph formats (claims, their answers, citations, every
 verification record, the cited and contradicting units with their typed values, the revisions and
-sources reached through lineage, the links in force). For the public audience, rows of restricted
-sources keep their place under placeholder identifiers but lose their text, titles, paths and typed
-values, and every JSON report is scrubbed the same way the graph is.
+sources reached through lineage, the links in force). For the public audience rows of restricted
+sources keep their place under placeholder identifiers but lose their text, titles, kinds, dates,
+paths and typed values; the links they declare are left out; every JSON report (records made earlier
+for the internal audience too) is scrubbed the way the graph is; and a claim whose text is withheld
+(restricted origin, see :mod:`graphcite.graph.redact`) keeps only its ids and verdicts. A last pass
+replaces any restricted identifier or title left in any string of any table.
+
+The tables are written into a new sibling folder that replaces ``--out`` in one step
+(:func:`graphcite.export.output.output_folder`), so a killed export never leaves a half folder or a
+mix of old and new tables.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from graphcite.errors import OutputError
-from graphcite.graph.build import Fetched, Redactor, Selection, fetch, ids_filter, redactor_for, rows_for_ids
+from graphcite.export.output import OutputTarget, output_folder
+from graphcite.graph.build import Fetched, Selection, fetch, ids_filter, rows_for_ids
+from graphcite.graph.redact import (
+    WITHHELD_TEXT,
+    Redactor,
+    redactor_for,
+    scrub_answer,
+    scrub_report,
+    withheld_claims,
+)
 from graphcite.store import TABLES, Store
 
-__all__ = ["PARQUET_TABLES", "write_parquet"]
+__all__ = ["PARQUET_FILES", "PARQUET_TABLES", "write_parquet"]
 
 PARQUET_TABLES = ("source", "source_revision", "evidence_unit", "typed_value", "source_link", "answer", "claim",
                   "citation", "verification", "annotation")
+PARQUET_FILES = frozenset(f"{t}.parquet" for t in PARQUET_TABLES)
 
 
 def _arrow(store: Store, table: str, sql: str, column: str, ids: list[str]) -> pa.Table:
@@ -40,96 +52,72 @@ def _arrow(store: Store, table: str, sql: str, column: str, ids: list[str]) -> p
         return relation.to_arrow_table() if hasattr(relation, "to_arrow_table") else relation.arrow()
 
 
-def _scrub_json(value: Any, red: Redactor) -> Any:
-    if isinstance(value, dict):
-        return {k: _scrub_json(v, red) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_scrub_json(v, red) for v in value]
-    return red.scrub(value)
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
-def _scrub_report(report: dict[str, Any], red: Redactor) -> dict[str, Any]:
-    """A claim report with restricted citations and contradicting units emptied, identifiers replaced."""
-    restricted_idx = set()
-    for cit in report.get("citations", []):
-        if red.is_restricted(key=cit.get("source"), revision=cit.get("revision"), unit=cit.get("unit_id")):
-            restricted_idx.add(cit["index"])
-            for name in ("quote", "start", "end", "page", "symbol", "chunk_id"):
-                cit[name] = None
-            cit["heading_path"] = []
-            cit["restricted"] = True
-            for finding in cit.get("findings", []):
-                finding["detail"] = ""
-    for part in report.get("parts", []):
-        for verdict in part.get("citations", []):
-            if verdict.get("index") in restricted_idx:
-                for finding in verdict.get("findings", []):
-                    finding["detail"] = ""
-    kept = []
-    for item in report.get("contradicting_evidence", []):
-        if red.is_restricted(key=item.get("source"), unit=item.get("unit_id")):
-            item = {"unit_id": item.get("unit_id"), "source": item.get("source"), "status": item.get("status"),
-                    "restricted": True}
-        kept.append(item)
-    report["contradicting_evidence"] = kept
-    if restricted_idx:
-        report["relies_on_restricted"] = True
-    return _scrub_json(report, red)
+class _Public:
+    """The public redaction of store rows: placeholders, withheld claims, and a final scrub of every string."""
 
+    def __init__(self, red: Redactor, withheld: Mapping[str, str], claim_rows: list[dict[str, Any]]) -> None:
+        self.red = red
+        self.withheld = dict(withheld)
+        held_ordinals: dict[str, set[int]] = {}
+        for row in claim_rows:  # atomic parts share their parent's fate
+            parent = row["parent_id"] or row["claim_id"]
+            if parent in withheld:
+                self.withheld[row["claim_id"]] = withheld[parent]
+                if row["parent_id"] is None:
+                    held_ordinals.setdefault(row["answer_rev"], set()).add(row["ordinal"])
+        self.held_ordinals = held_ordinals
 
-def _scrub_answer(content: dict[str, Any], red: Redactor) -> dict[str, Any]:
-    for claim in content.get("claims", []):
-        for cit in claim.get("citations", []):
-            if red.is_restricted(key=cit.get("source"), revision=cit.get("revision"), unit=cit.get("chunk_id")):
-                for name in ("quote", "start", "end", "page", "page_end"):
-                    cit.pop(name, None)
-                cit["restricted"] = True
-    return _scrub_json(content, red)
+    def _answer(self, row: dict[str, Any]) -> None:
+        content = json.loads(row["content_json"])
+        held = self.held_ordinals.get(row["answer_rev"], set())
+        flags = [i in held for i in range(len(content.get("claims") or []))]
+        row["content_json"] = _dumps(scrub_answer(content, self.red, flags))
 
-
-def _redact_rows(table: str, rows: list[dict[str, Any]], red: Redactor) -> list[dict[str, Any]]:
-    out = []
-    for row in rows:
-        row = dict(row)
-        if table == "source":
-            if red.is_restricted(key=row["key"]):
-                row.update(title=None)
-            row["key"], row["current_revision"] = red.key(row["key"]), red.revision(row["current_revision"])
-        elif table == "source_revision":
-            if red.is_restricted(revision=row["revision_id"]):
-                row.update(text=None, title=None, path=None, metadata_json="{}", content_hash=None, git_commit=None)
-            row["revision_id"] = red.revision(row["revision_id"])
-            row["previous_revision"] = red.revision(row["previous_revision"])
-            row["source_key"] = red.key(row["source_key"])
-        elif table == "evidence_unit":
-            if red.is_restricted(unit=row["unit_id"]):
-                row.update(text=None, heading_path_json="[]", status_cue=None, page=None, symbol=None,
-                           table_headers_json=None, start=None, end=None, line_start=None, line_end=None)
-            row["unit_id"], row["revision_id"] = red.unit(row["unit_id"]), red.revision(row["revision_id"])
-            row["source_key"] = red.key(row["source_key"])
-        elif table == "typed_value":
-            if red.is_restricted(unit=row["unit_id"]):
-                continue
-        elif table == "source_link":
-            row["from_key"], row["to_key"] = red.key(row["from_key"]), red.key(row["to_key"])
-            row["declared_in"] = red.revision(row["declared_in"])
+    def row(self, table: str, row: dict[str, Any]) -> dict[str, Any] | None:
+        """The public version of one row, or None to leave it out."""
+        red = self.red
+        if table == "source" and red.is_restricted(key=row["key"]):
+            row.update(title=None, kind=None)
+        elif table == "source_revision" and red.is_restricted(revision=row["revision_id"]):
+            row.update(text=None, title=None, path=None, metadata_json="{}", content_hash=None, git_commit=None,
+                       kind=None, effective=None, build_role=None)
+        elif table == "evidence_unit" and red.is_restricted(unit=row["unit_id"]):
+            row.update(text=None, heading_path_json="[]", status_cue=None, page=None, symbol=None,
+                       table_headers_json=None, start=None, end=None, line_start=None, line_end=None)
+        elif table == "typed_value" and red.is_restricted(unit=row["unit_id"]):
+            return None
+        elif table == "source_link" and red.is_restricted(revision=row["declared_in"]):
+            return None  # the lineage a restricted document declares is its own, restricted, text
         elif table == "answer":
-            row["content_json"] = json.dumps(_scrub_answer(json.loads(row["content_json"]), red), ensure_ascii=False)
-        elif table == "citation":
-            if red.is_restricted(key=row["source_key"], revision=row["revision"], unit=row["chunk_id"]):
-                row.update(quote=None, start=None, end=None, page=None)
-            row["source_key"], row["revision"] = red.key(row["source_key"]), red.revision(row["revision"])
-            row["chunk_id"] = red.unit(row["chunk_id"])
+            self._answer(row)
+        elif table == "claim" and row["claim_id"] in self.withheld:
+            row.update(text=WITHHELD_TEXT, atomic_json="{}")
+        elif table == "citation" and (row["claim_id"] in self.withheld or red.is_restricted(
+                key=row["source_key"], revision=row["revision"], unit=row["chunk_id"])):
+            row.update(quote=None, start=None, end=None, page=None)
         elif table == "verification":
-            row["result_json"] = json.dumps(_scrub_report(json.loads(row["result_json"]), red), ensure_ascii=False,
-                                            sort_keys=True)
-            row["evidence_revisions_json"] = json.dumps(
-                [red.revision(r) for r in json.loads(row["evidence_revisions_json"] or "[]")])
-        elif table == "annotation":
-            row["rationale"] = red.scrub(row["rationale"])
-            row["source_revision"] = red.revision(row["source_revision"])
-        out.append(row)
-    return out
+            report = json.loads(row["result_json"])
+            row["result_json"] = _dumps(scrub_report(report, red, withheld=self.withheld.get(row["claim_id"])))
+        elif table == "annotation" and row["claim_id"] in self.withheld:
+            row["rationale"] = "withheld"
+        return {k: self._scrub_column(k, v) for k, v in row.items()}
+
+    def _scrub_column(self, name: str, value: Any) -> Any:
+        """The last pass: any restricted id or title left in a string (JSON columns parsed first)."""
+        if isinstance(value, str) and name.endswith("_json"):
+            try:
+                return _dumps(self.red.scrub_json(json.loads(value)))
+            except ValueError:
+                pass
+        return self.red.scrub(value)
+
+    def table(self, name: str, table: pa.Table) -> pa.Table:
+        rows = [r for r in (self.row(name, dict(row)) for row in table.to_pylist()) if r is not None]
+        return pa.Table.from_pylist(rows, schema=table.schema)
 
 
 def _queries(store: Store, selection: Selection, got: Fetched) -> dict[str, Callable[[], pa.Table]]:
@@ -173,33 +161,28 @@ def _queries(store: Store, selection: Selection, got: Fetched) -> dict[str, Call
     }
 
 
-def _write(table: pa.Table, path: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise OutputError(f"cannot write: {exc.strerror or exc}", where=str(path), fix="check the folder") from exc
+def write_parquet(store: Store, selection: Selection, target: OutputTarget, *,
+                  audience: str = "internal") -> dict[str, Any]:
+    """Write ``TABLE.parquet`` for every table in :data:`PARQUET_TABLES` into the folder ``target``.
 
-
-def write_parquet(store: Store, selection: Selection, folder: Path, *, audience: str = "internal") -> dict[str, Any]:
-    """Write ``folder/TABLE.parquet`` for every table in :data:`PARQUET_TABLES`; returns row counts."""
-    try:
-        folder.mkdir(exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"cannot create folder: {exc.strerror or exc}", where=str(folder),
-                          fix="choose a writable --out") from exc
-    got = fetch(store, selection)
+    Returns the row counts per table and the number of claims whose text was withheld.
+    """
+    got = fetch(store, selection, audience=audience)
     red = redactor_for(got, audience)
+    public = None
+    if red.active:
+        claim_rows = rows_for_ids(store, "SELECT claim_id, parent_id, part, answer_rev, ordinal FROM claim "
+                                  "WHERE {ids} OR parent_id IN (SELECT claim_id FROM claim WHERE {ids})",
+                                  "claim_id", selection.claim_ids)
+        public = _Public(red, withheld_claims(store, got, red), claim_rows)
     counts: dict[str, int] = {}
-    for name, query in _queries(store, selection, got).items():
-        table = query()
-        if red.active:
-            table = pa.Table.from_pylist(_redact_rows(name, table.to_pylist(), red), schema=table.schema)
-        _write(table, folder / f"{name}.parquet")
-        counts[name] = table.num_rows
-    return {"format": "parquet", "path": str(folder), "audience": audience, "claims": len(selection.claim_ids),
-            "tables": counts}
+    with output_folder(target, allowed=PARQUET_FILES) as folder:
+        for name, query in _queries(store, selection, got).items():
+            table = query()
+            if public is not None:
+                table = public.table(name, table)
+            pq.write_table(table, folder / f"{name}.parquet")
+            counts[name] = table.num_rows
+    withheld = sum(1 for c in selection.claim_ids if public is not None and c in public.withheld)
+    return {"format": "parquet", "path": str(target), "audience": audience, "claims": len(selection.claim_ids),
+            "withheld_claims": withheld, "tables": counts, "warnings": []}

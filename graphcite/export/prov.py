@@ -13,14 +13,13 @@ back with ``ProvDocument.deserialize(format="json")``.
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import networkx as nx
 from prov.model import Namespace, ProvDocument
 
-from graphcite.export import atomic_write
+from graphcite.export.output import OutputTarget, open_output
 from graphcite.graph.build import LINEAGE_RELATIONS, edges_in, edges_out
 from graphcite.graph.independence import primary_authorities
 from graphcite.store import Store
@@ -90,7 +89,8 @@ def prov_document(G: nx.MultiDiGraph) -> ProvDocument:
             doc.entity(names[n], _attrs({
                 "prov:type": GC["Claim"], "prov:value": data["text"], "gc:status": data["status"],
                 "gc:supported": bool(data["supported"]), "gc:answerRevision": data.get("answer_rev"),
-                "gc:reliesOnRestricted": bool(data.get("relies_on_restricted"))}))
+                "gc:reliesOnRestricted": bool(data.get("relies_on_restricted")),
+                "gc:withheld": bool(data.get("withheld")), "gc:withheldReason": data.get("withheld_reason")}))
     for u, v, key, data in sorted(G.edges(keys=True, data=True), key=lambda e: (e[0], e[1], e[2])):
         if u not in names and G.nodes[u]["kind"] != "citation":
             continue
@@ -139,9 +139,9 @@ def prov_document(G: nx.MultiDiGraph) -> ProvDocument:
     return doc
 
 
-def write_prov(store: Store, G: nx.MultiDiGraph, path: Path) -> dict[str, Any]:
+def write_prov(store: Store, G: nx.MultiDiGraph, target: OutputTarget) -> dict[str, Any]:
     doc = prov_document(G)
     text = doc.serialize(format="json", indent=1)
-    with atomic_write(path) as handle:
+    with open_output(target) as handle:
         handle.write(text or "")
     return {"records": len(doc.get_records())}

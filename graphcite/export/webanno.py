@@ -13,13 +13,12 @@ and whose body says the evidence is withheld.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import networkx as nx
 
-from graphcite.export import atomic_write
+from graphcite.export.output import OutputTarget, open_output
 from graphcite.store import Store
 
 __all__ = ["CONTEXT", "annotations", "revision_iri", "write_webanno"]
@@ -99,7 +98,8 @@ def annotations(store: Store, G: nx.MultiDiGraph) -> list[dict[str, Any]]:
             "body": [
                 {"type": "TextualBody", "purpose": "assessing", "value": verdict, "format": "text/plain",
                  "language": "en"},
-                {"type": "TextualBody", "purpose": "describing", "value": claim["text"], "format": "text/plain"},
+                {"type": "TextualBody", "purpose": "describing", "format": "text/plain",
+                 "value": claim["text"] + (f" ({claim['withheld_reason']})" if claim.get("withheld") else "")},
             ],
             "target": target,
         }
@@ -113,7 +113,7 @@ def annotations(store: Store, G: nx.MultiDiGraph) -> list[dict[str, Any]]:
     return out
 
 
-def write_webanno(store: Store, G: nx.MultiDiGraph, path: Path) -> dict[str, Any]:
+def write_webanno(store: Store, G: nx.MultiDiGraph, target: OutputTarget) -> dict[str, Any]:
     items = annotations(store, G)
     name = G.graph.get("answer_rev") or G.graph.get("selection") or "selection"
     collection = {
@@ -122,6 +122,6 @@ def write_webanno(store: Store, G: nx.MultiDiGraph, path: Path) -> dict[str, Any
         "first": {"id": f"urn:graphcite:collection:{name}:page1", "type": "AnnotationPage", "startIndex": 0,
                   "items": items},
     }
-    with atomic_write(path) as handle:
+    with open_output(target) as handle:
         json.dump(collection, handle, ensure_ascii=False, indent=1)
     return {"annotations": len(items)}

@@ -10,20 +10,21 @@ on; links to keys that were never ingested become ``missing`` source nodes, list
 ``G.graph["dangling"]``.
 
 With ``audience="public"`` restricted sources keep their place in the graph under a placeholder
-name, but their text, titles and identifiers are removed everywhere (see :class:`Redactor`) and the
-claims that cited them are marked ``relies_on_restricted``.
+name, but their text, titles, kinds, dates, identifiers and the lineage they declare are removed
+everywhere (see :mod:`graphcite.graph.redact`); the claims that cited them are marked
+``relies_on_restricted``, and a claim that states what only a restricted source says has its text
+withheld (``withheld``, ``withheld_reason``; ``G.graph["withheld_claims"]`` counts them).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import networkx as nx
 
-from graphcite.errors import GraphciteError
+from graphcite.errors import make_error
 from graphcite.graph.fetch import (
     IN_LIST_LIMIT,
     LINEAGE_RELATIONS,
@@ -39,6 +40,7 @@ from graphcite.graph.fetch import (
     rows_for_ids,
     select,
 )
+from graphcite.graph.redact import WITHHELD_TEXT, Redactor, redactor_for, withheld_claims
 from graphcite.store import Store
 
 __all__ = [  # fetch names are re-exported: the graph package's one entry point for them
@@ -99,71 +101,7 @@ def edges_in(G: nx.MultiDiGraph, node: str) -> list[tuple[str, str, str]]:
 
 def check_audience(audience: str) -> None:
     if audience not in AUDIENCES:
-        raise GraphciteError(f"unknown audience {audience!r}", where="--audience", fix="use public or internal")
-
-
-# ----------------------------------------------------------------------------------------------
-# redaction
-# ----------------------------------------------------------------------------------------------
-
-
-class Redactor:
-    """Placeholders for restricted sources, revisions and units (public audience); identity otherwise.
-
-    Placeholders are numbered in sorted order so the same store gives the same names; ``scrub``
-    replaces any restricted identifier that appears inside a free-text string (finding details).
-    """
-
-    def __init__(self, restricted_keys: Iterable[str] = (), restricted_revisions: Iterable[str] = (),
-                 restricted_units: Iterable[str] = (), titles: Iterable[str] = ()) -> None:
-        self.keys = {k: f"restricted-source-{i}" for i, k in enumerate(sorted(set(restricted_keys)), 1)}
-        self.revisions = {r: f"restricted-revision-{i}" for i, r in enumerate(sorted(set(restricted_revisions)), 1)}
-        self.units = {u: f"restricted-unit-{i}" for i, u in enumerate(sorted(set(restricted_units)), 1)}
-        self.titles = sorted({t for t in titles if t and len(t) > 3}, key=len, reverse=True)
-        mapping = {**self.keys, **self.revisions, **self.units}
-        mapping.update({t: "[restricted]" for t in self.titles})
-        self._mapping = mapping
-        self._pattern = (re.compile("|".join(re.escape(k) for k in sorted(mapping, key=len, reverse=True)))
-                         if mapping else None)
-
-    @property
-    def active(self) -> bool:
-        return bool(self.keys or self.revisions or self.units)
-
-    def key(self, key: str | None) -> str | None:
-        return self.keys.get(key, key) if key else key
-
-    def revision(self, revision: str | None) -> str | None:
-        return self.revisions.get(revision, revision) if revision else revision
-
-    def unit(self, unit_id: str | None) -> str | None:
-        return self.units.get(unit_id, unit_id) if unit_id else unit_id
-
-    def is_restricted(self, *, key: str | None = None, revision: str | None = None, unit: str | None = None) -> bool:
-        return bool((key and key in self.keys) or (revision and revision in self.revisions)
-                    or (unit and unit in self.units))
-
-    def scrub(self, text: Any) -> Any:
-        """Replace restricted identifiers and titles inside a string; other values unchanged."""
-        if not isinstance(text, str) or self._pattern is None:
-            return text
-        return self._pattern.sub(lambda m: self._mapping[m.group(0)], text)
-
-
-def redactor_for(got: Fetched, audience: str) -> Redactor:
-    """The redactor for an audience: restricted sources, their revisions and units for ``public``."""
-    if audience != "public":
-        return Redactor()
-    revisions_by_key: dict[str, list[str]] = {}
-    for rev in got.revisions.values():
-        revisions_by_key.setdefault(rev["source_key"], []).append(rev["revision_id"])
-    keys = {k for k, s in got.sources.items() if s["visibility"] == "restricted"}
-    keys |= {r["source_key"] for r in got.revisions.values() if r["visibility"] == "restricted"}
-    revisions = {r for k in keys for r in revisions_by_key.get(k, [])}
-    units = {u for u, row in got.units.items() if row["source_key"] in keys}
-    titles = {got.sources[k]["title"] for k in keys if k in got.sources}
-    titles |= {r["title"] for r in got.revisions.values() if r["source_key"] in keys}
-    return Redactor(keys, revisions, units, titles)
+        raise make_error("E104", where="--audience", audience=audience)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -193,20 +131,24 @@ def build_graph(store: Store, *, claims: Iterable[str] | None = None, answer: st
             selection = Selection("claims", resolve_claims(store, claims))
         else:
             selection = select(store, answer=answer, source=source, all=all)
-    got = fetch(store, selection)
-    return _assemble(got, selection, redactor_for(got, audience), audience)
+    got = fetch(store, selection, audience=audience)
+    red = redactor_for(got, audience)
+    withheld = withheld_claims(store, got, red) if audience == "public" else {}
+    return _assemble(got, selection, red, audience, withheld)
 
 
-def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str) -> nx.MultiDiGraph:
+def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str,
+              withheld: Mapping[str, str] | None = None) -> nx.MultiDiGraph:
     G = nx.MultiDiGraph(audience=audience, selection=selection.kind, answer_rev=selection.answer_rev or "",
                         answer_id=selection.answer_id or "", source_key=red.key(selection.source_key) or "")
     G.graph["claim_order"] = [c["claim_id"] for c in got.claims]
     for key, row in got.sources.items():
         restricted = red.is_restricted(key=key)
         G.add_node(node_id("source", red.key(key) or key), kind="source", key=red.key(key),
-                   title=None if restricted else row["title"], source_kind=row["kind"],
+                   title=None if restricted else row["title"], source_kind=None if restricted else row["kind"],
                    visibility=row["visibility"] if not restricted else "restricted", status=row["status"],
-                   effective=row["effective"], current_revision=red.revision(row["current_revision"]),
+                   effective=None if restricted else row["effective"],
+                   current_revision=red.revision(row["current_revision"]),
                    missing=False, restricted=restricted, label=red.key(key))
     for link in got.links:
         for end in (link["from_key"], link["to_key"]):
@@ -220,7 +162,8 @@ def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str) 
     for rev_id, row in got.revisions.items():
         rid = red.revision(rev_id) or rev_id
         G.add_node(node_id("revision", rid), kind="revision", revision_id=rid, source_key=red.key(row["source_key"]),
-                   seq=row["seq"], status=row["status"], effective=row["effective"], current=rev_id in current,
+                   seq=row["seq"], status=row["status"],
+                   effective=None if red.is_restricted(revision=rev_id) else row["effective"], current=rev_id in current,
                    visibility=row["visibility"], restricted=red.is_restricted(revision=rev_id),
                    label=f"{red.key(row['source_key'])}@{row['seq']}")
         G.add_edge(node_id("revision", rid), node_id("source", red.key(row["source_key"]) or ""), key="of", kind="of")
@@ -242,7 +185,8 @@ def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str) 
         G.add_edge(node_id("unit", uid), node_id("revision", red.revision(row["revision_id"]) or ""), key="in",
                    kind="in")
     for claim in got.claims:
-        _add_claim(G, claim, got, red)
+        _add_claim(G, claim, got, red, (withheld or {}).get(claim["claim_id"]))
+    G.graph["withheld_claims"] = len(withheld or {})
     G.graph["dangling"] = [{k: red.key(v) if k != "relation" else v for k, v in link.items()}
                            for link in got.dangling]
     G.graph["cycles"] = lineage_cycles(G)
@@ -254,20 +198,24 @@ def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str) 
     return G
 
 
-def _add_claim(G: nx.MultiDiGraph, claim: Mapping[str, Any], got: Fetched, red: Redactor) -> None:
+def _add_claim(G: nx.MultiDiGraph, claim: Mapping[str, Any], got: Fetched, red: Redactor,
+               withheld: str | None = None) -> None:
+    """The claim node, its citation nodes and edges; ``withheld`` (a reason) blanks every text of the claim."""
     claim_id = claim["claim_id"]
     verdict = got.verdicts.get(claim_id)
     report = verdict["report"] if verdict else {}
     cnode = node_id("claim", claim_id)
-    parts = [{"text": p["text"], "status": p["status"]} for p in report.get("parts", [])]
-    G.add_node(cnode, kind="claim", claim_id=claim_id, text=claim["text"], answer_rev=claim["answer_rev"],
+    parts = [{"text": WITHHELD_TEXT if withheld else red.scrub(p["text"]), "status": p["status"]}
+             for p in report.get("parts", [])]
+    text = WITHHELD_TEXT if withheld else red.scrub(claim["text"])  # a restricted key or title named in it
+    G.add_node(cnode, kind="claim", claim_id=claim_id, text=text, answer_rev=claim["answer_rev"],
                answer_id=claim["answer_id"], ordinal=claim["ordinal"], claim_type=claim["claim_type"],
                status=verdict["status"] if verdict else "unverified",
                supported=bool(verdict["supported"]) if verdict else False,
                verified_at=verdict["verified_at"] if verdict else None,
                config_hash=verdict["config_hash"] if verdict else None,
-               note=report.get("note"), parts=parts, relies_on_restricted=False, restricted_citations=0,
-               label=claim["text"][:60])
+               note=None if withheld else red.scrub(report.get("note")), parts=parts, relies_on_restricted=False,
+               restricted_citations=0, withheld=bool(withheld), withheld_reason=withheld, label=text[:60])
     citations = report.get("citations") if verdict else None
     if citations is None:
         citations = [{"index": c["ordinal"], "source": c["source_key"], "revision": c["revision"],
@@ -283,7 +231,7 @@ def _add_claim(G: nx.MultiDiGraph, claim: Mapping[str, Any], got: Fetched, red: 
         restricted = red.is_restricted(key=key, revision=cit.get("revision"), unit=unit_id)
         restricted_count += restricted
         findings = cit.get("findings") or []
-        if restricted:
+        if restricted or withheld:
             findings = [{"code": f["code"], "rule": f["rule"], "outcome": f["outcome"], "detail": ""} for f in findings]
         else:
             findings = [{**f, "detail": red.scrub(f.get("detail") or "")} for f in findings]
@@ -292,7 +240,7 @@ def _add_claim(G: nx.MultiDiGraph, claim: Mapping[str, Any], got: Fetched, red: 
                    role=cit.get("role"), valid=cit.get("valid"), support_score=cit.get("support_score"),
                    findings=_short_findings(findings), findings_list=findings, source=red.key(key),
                    revision=red.revision(cit.get("revision")), unit_id=red.unit(unit_id),
-                   quote=None if restricted else cit.get("quote"),
+                   quote=None if restricted or withheld else red.scrub(cit.get("quote")),
                    start=None if restricted else cit.get("start"), end=None if restricted else cit.get("end"),
                    page=None if restricted else cit.get("page"), symbol=None if restricted else cit.get("symbol"),
                    heading_path=None if restricted else _heading(cit.get("heading_path") or []),
@@ -317,7 +265,7 @@ def _add_claim(G: nx.MultiDiGraph, claim: Mapping[str, Any], got: Fetched, red: 
         restricted_count += restricted
         G.add_edge(cnode, node_id("unit", red.unit(unit_id) or unit_id), key="contradicted_by",
                    kind="contradicted_by", status=item.get("status"),
-                   reason=None if restricted else red.scrub(item.get("reason")),
+                   reason=None if restricted or withheld else red.scrub(item.get("reason")),
                    superseded_by=red.key(item.get("superseded_by")))
     G.nodes[cnode]["restricted_citations"] = restricted_count
     G.nodes[cnode]["relies_on_restricted"] = restricted_count > 0

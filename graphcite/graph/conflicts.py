@@ -22,6 +22,7 @@ from graphcite.store import Store
 from graphcite.verify.contradictions import unit_conflicts
 from graphcite.verify.evidence import negation_of
 from graphcite.verify.lexical import lexical_score
+from graphcite.verify.origin import RESTRICTED_KEYS_SQL
 
 __all__ = ["conflicts", "sentences"]
 
@@ -62,7 +63,8 @@ _CURRENT_UNITS = """
 
 
 def _candidate_pairs(store: Store, audience: str, same_source: bool) -> list[dict[str, Any]]:
-    visibility = "AND s.visibility <> 'restricted' AND r.visibility <> 'restricted'" if audience == "public" else ""
+    # the same reading of "restricted" as every other public output: any restricted revision counts
+    visibility = f"AND s.key NOT IN ({RESTRICTED_KEYS_SQL})" if audience == "public" else ""
     current = _CURRENT_UNITS.replace("{visibility}", visibility)
     total = int(store.scalar(f"SELECT count(*) FROM ({current})") or 0)
     cap = max(MIN_TERM_CAP, int(total * MAX_TERM_SHARE))

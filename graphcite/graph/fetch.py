@@ -22,8 +22,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphcite.errors import GraphciteError, NotFoundError
+from graphcite.errors import InputError, NotFoundError
 from graphcite.store import Store
+from graphcite.verify.origin import RESTRICTED_KEYS_SQL
 
 __all__ = [
     "IN_LIST_LIMIT",
@@ -31,12 +32,14 @@ __all__ = [
     "MAX_LINEAGE_LEVELS",
     "SOURCE_RELATIONS",
     "Fetched",
+    "RestrictedSet",
     "Selection",
     "fetch",
     "ids_filter",
     "latest_verifications",
     "resolve_claims",
     "resolve_ref",
+    "restricted_set",
     "rows_for_ids",
     "select",
 ]
@@ -134,9 +137,9 @@ def select(store: Store, *, claim: str | None = None, answer: str | None = None,
     given = [name for name, value in (("--claim", claim), ("--answer", answer), ("--source", source),
                                       ("--all", all)) if value]
     if len(given) != 1:
-        raise GraphciteError("choose exactly one of --claim, --answer or --all" if not given
+        raise InputError("choose exactly one of --claim, --answer or --all" if not given
                              else f"{' and '.join(given)} cannot be combined", where="selection",
-                             fix="pass one of --claim ID, --answer ID or --all")
+                             fix="pass one of --claim ID, --answer ID or --all", code="E106")
     if claim:
         try:
             selection = resolve_ref(store, claim)
@@ -199,6 +202,34 @@ def latest_verifications(store: Store, claim_ids: Iterable[str]) -> dict[str, di
 
 
 @dataclass(slots=True)
+class RestrictedSet:
+    """Every restricted source of the store with its revisions and units (their ids and titles).
+
+    A source counts as restricted when its current visibility is restricted or when any of its
+    revisions was: the more restrictive reading wins, also for records made before a change.
+    """
+
+    keys: dict[str, str | None] = field(default_factory=dict)  # key -> title
+    revisions: dict[str, str | None] = field(default_factory=dict)  # revision id -> title
+    units: set[str] = field(default_factory=set)
+
+
+def restricted_set(store: Store) -> RestrictedSet:
+    """The store's restricted sources, revisions and units, in three queries (empty stores: one)."""
+    found = RestrictedSet()
+    keys = store.rows(f"""SELECT k.key, s.title FROM ({RESTRICTED_KEYS_SQL}) k LEFT JOIN source s ON s.key = k.key
+                          ORDER BY k.key""")
+    if not keys:
+        return found
+    found.keys = {r["key"]: r["title"] for r in keys}
+    found.revisions = {r["revision_id"]: r["title"] for r in store.rows(
+        f"SELECT revision_id, title FROM source_revision WHERE source_key IN ({RESTRICTED_KEYS_SQL})")}
+    found.units = {r["unit_id"] for r in store.rows(
+        f"SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})")}
+    return found
+
+
+@dataclass(slots=True)
 class Fetched:
     """Everything the graph of a selection needs, fetched in bulk."""
 
@@ -211,11 +242,17 @@ class Fetched:
     links: list[dict[str, str]] = field(default_factory=list)
     dangling: list[dict[str, str]] = field(default_factory=list)
     truncated: bool = False
+    restricted: RestrictedSet | None = None  # filled for the public audience
 
 
-def fetch(store: Store, selection: Selection) -> Fetched:
-    """The rows the graph of ``selection`` is built from: claims, latest verdicts, units, sources, lineage."""
-    got = Fetched()
+def fetch(store: Store, selection: Selection, *, audience: str = "internal") -> Fetched:
+    """The rows the graph of ``selection`` is built from: claims, latest verdicts, units, sources, lineage.
+
+    For the public audience the store's restricted sources are read too (:func:`restricted_set`) and
+    every link a restricted revision declares is left out, so a restricted document's own lineage
+    (``derived_from: hidden-upstream.md``) is never walked or shown.
+    """
+    got = Fetched(restricted=restricted_set(store) if audience == "public" else None)
     ids = selection.claim_ids
     got.claims = rows_for_ids(store, """
         SELECT claim_id, answer_rev, ordinal, text, claim_type FROM claim
@@ -346,6 +383,8 @@ def _fetch_lineage(store: Store, got: Fetched, start: set[str], *, downstream: s
     """Sources, revisions and links in force upward from ``start``; every key is visited once."""
     walk = _walk_recursive if LINEAGE_QUERY == "recursive" else _walk_levels
     found = walk(store, got, set(start), downstream) if start else []
+    if got.restricted is not None and got.restricted.revisions:
+        found = [r for r in found if r["declared_in"] not in got.restricted.revisions]
     keys = set(start) | {k for r in found for k in (r["from_key"], r["to_key"])}
     for row in rows_for_ids(store, _SOURCES_SQL, "key", keys - set(got.sources)):
         got.sources[row["key"]] = row

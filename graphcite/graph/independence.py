@@ -13,7 +13,7 @@ from typing import Any
 
 import networkx as nx
 
-from graphcite.errors import GraphciteError, NotFoundError
+from graphcite.errors import InputError, NotFoundError
 from graphcite.graph.build import (
     LINEAGE_RELATIONS,
     Selection,
@@ -217,7 +217,7 @@ def audit_independence(store: Store, ref: str | None = None, *, all: bool = Fals
     """
     check_audience(audience)
     if bool(ref) == bool(all):
-        raise GraphciteError("give a claim or answer id, or --all", where="audit independence",
+        raise InputError("give a claim or answer id, or --all", where="audit independence", code="E106",
                              fix="e.g. `graphcite audit independence ANSWER_ID`")
     if ref:
         from graphcite.graph.build import resolve_ref

@@ -56,12 +56,12 @@ class Alignment:
         return [s for s in self.slots if s.kind == "name" and s.status == "missing"]
 
 
-def _names(words: tuple[Word, ...]) -> list[list[Word]]:
-    """Runs of adjacent name words: "Maria Lopez", "New York", "NASA"."""
+def _names(words: tuple[Word, ...], text: str) -> list[list[Word]]:
+    """Runs of name words separated by one space: "Maria Lopez", "New York"; "Bergen, Norway" is two."""
     runs: list[list[Word]] = []
     for word in words:
         if word.proper:
-            if runs and runs[-1][-1].end + 2 >= word.start and runs[-1][-1].proper:
+            if runs and text[runs[-1][-1].end:word.start] == " ":
                 runs[-1].append(word)
             else:
                 runs.append([word])
@@ -103,9 +103,8 @@ def _anchored(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...]
     opposite in the evidence ("heavily populated" / "sparsely populated"), not anywhere in the text."""
     mine = _neighbours(claim_words, at, 2) - {claim_words[at].lemma}
     for j, word in enumerate(ev_words):
-        if word.lemma == opposite or word.lower == opposite:
-            if mine & (_neighbours(ev_words, j, 3) - {opposite}):
-                return True
+        if (word.lemma == opposite or word.lower == opposite) and mine & (_neighbours(ev_words, j, 3) - {opposite}):
+            return True
     return False
 
 
@@ -122,12 +121,12 @@ def align(claim: str, evidence: str) -> Alignment:
     ev_squashed = ev_lower.replace(" ", "").replace("-", "")
     ev_lemmas = frozenset(w.lemma for w in ev_words) | frozenset(w.lower for w in ev_words)
     ev_content = tuple(dict.fromkeys(w.lemma for w in ev_words if w.lemma not in STOPWORDS))
-    ev_names = [" ".join(w.lower for w in run) for run in _names(ev_words)]
+    ev_names = [" ".join(w.lower for w in run) for run in _names(ev_words, evidence)]
     light = word_list("light_verbs")
     weak = word_list("weak_words") | word_list("month_names")
     slots: list[Slot] = []
     in_names: set[int] = set()
-    for run in _names(claim_words):
+    for run in _names(claim_words, claim):
         in_names.update(w.start for w in run)
         phrase = " ".join(w.lower for w in run)
         head = run[-1].lower

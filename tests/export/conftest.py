@@ -103,3 +103,19 @@ def web_annotation_tests() -> Path:
     if not (WEB_ANNOTATION_TESTS / "annotations" / "annotationMusts.test").exists():
         pytest.skip("../shared/interop/web-annotation-tests is absent (it sits beside the project in CI)")
     return WEB_ANNOTATION_TESTS
+
+
+@pytest.fixture(scope="session")
+def restricted_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """(DuckDB file, internal check report) for the restricted-leak corpus (tests/export/restricted_corpus.py)."""
+    import restricted_corpus
+
+    root = tmp_path_factory.mktemp("restricted-store")
+    report = restricted_corpus.build_store(root / "restricted.duckdb", root / "corpus")
+    return root / "restricted.duckdb", report
+
+
+@pytest.fixture(scope="session")
+def restricted_store(restricted_db: tuple[Path, dict[str, Any]]) -> Iterator[Store]:
+    with Store(restricted_db[0], read_only=True) as store:
+        yield store

@@ -62,5 +62,6 @@ def test_failed_write_leaves_no_partial_file(export_store: Store, tmp_path: Path
 
 
 def test_check_output_returns_the_path(tmp_path: Path) -> None:
-    assert check_output(tmp_path / "x.json") == tmp_path / "x.json"
-    assert check_output(tmp_path / "out", folder=True) == tmp_path / "out"
+    assert check_output(tmp_path / "x.json").path == tmp_path / "x.json"
+    assert check_output(tmp_path / "x.json").kind == "new"
+    assert check_output(tmp_path / "out", folder=True).kind == "new-folder"

@@ -12,7 +12,7 @@ from graphcite.verify.evidence import Evidence
 
 __all__ = ["SYNONYMS", "attributed", "attribution_stripped", "blank_values", "is_year", "locate", "same_predicate", "word_lemmas"]
 
-_PARAPHRASE = frozenset({"synonym", "derived", "hyponym"})
+_PARAPHRASE = frozenset({"synonym", "derived"})  # a predicate is said, not narrowed
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 # Predicates that say the same thing in this domain; each word maps to its group.

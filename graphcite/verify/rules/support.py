@@ -44,7 +44,7 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
     if any(same_predicate(w, terms) for w in words):
         return ""
     phrase = " ".join(words)
-    if len(words) > 1 and any(lexicon.related(phrase, w) in {"synonym", "derived", "hyponym"} for w in terms):
+    if len(words) > 1 and any(lexicon.related(phrase, w) in {"synonym", "derived"} for w in terms):
         return ""  # a phrasal verb and its one-word paraphrase: "broke up" / "dissolved"
     if set(words) & _FORBID and evidence.modality_for(claim.text)[0] == "must-not":
         return ""  # "forbids retries" is what "must not retry" says

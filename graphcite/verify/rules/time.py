@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from graphcite.language.dates import dates_agree, dates_in, ordinals_in, times_in
-from graphcite.models import AtomicClaim
+from graphcite.language.dates import DatePart, dates_agree, dates_in, ordinals_in, times_in
+from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
 
@@ -14,9 +14,25 @@ __all__: list[str] = []
 _NEXT_WORD = re.compile(r"\s*(?:-\s*)?([A-Za-z]+)")
 
 
-def _evidence_text(evidence: Evidence) -> str:
-    """The quote with its title and headings: a page titled "2011 season" dates its sentences."""
-    return " ".join([evidence.antecedent, evidence.quote, *evidence.heading_path, evidence.title or ""])
+def _parts(values: tuple[ExtractedValue, ...]) -> list[DatePart]:
+    """The typed date values the value reader found, each read into its stated parts."""
+    out = []
+    for value in values:
+        if value.kind == "date":
+            out.extend(dates_in(value.surface) or ())
+    return out
+
+
+def _claim_dates(claim: AtomicClaim) -> list[DatePart]:
+    return _parts(claim.values)
+
+
+def _evidence_dates(evidence: Evidence) -> list[DatePart]:
+    """Dates in the quote, and in the title and headings: a page titled "2011 season" dates its text."""
+    found = _parts(evidence.values)
+    for text in (*evidence.heading_path, evidence.title or ""):
+        found.extend(dates_in(text))
+    return found
 
 
 @rule("GC311", "date-mismatch", family="time", effect="contradicts",
@@ -31,8 +47,8 @@ def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     dates are compared as (year, month, day) with only the stated parts, so a year agrees with any
     day inside it and a different day or year disagrees.
     """
-    mine = dates_in(claim.text)
-    theirs = dates_in(_evidence_text(evidence))
+    mine = _claim_dates(claim)
+    theirs = _evidence_dates(evidence)
     if not mine or not theirs:
         return None
     problems = [f"claim says {d.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in theirs[:3])
@@ -49,10 +65,10 @@ def date_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     "Opened in 1998" against a passage that says only "opened after a delay" is not support: the
     year came from somewhere else.
     """
-    mine = dates_in(claim.text)
+    mine = _claim_dates(claim)
     if not mine:
         return None
-    if dates_in(_evidence_text(evidence)) or dates_in(evidence.context):
+    if _evidence_dates(evidence) or _parts(evidence.context_values):
         return ""
     return "the evidence states no date for " + ", ".join(repr(d.surface) for d in mine)
 
