@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graphcite.language.domain import using
 from graphcite.models import (
     STATUS_ORDER,
     AtomicClaim,
@@ -105,6 +106,11 @@ def _aligned(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> 
 def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig,
                   index: int = 0) -> PairVerdict:
     """Judge one atomic claim against one valid piece of evidence: judge first, then every rule."""
+    with using(config.domain_lexicon()):
+        return _evaluate_pair(claim, evidence, config, index)
+
+
+def _evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig, index: int) -> PairVerdict:
     if config.judge == "heuristic" and not config.lexical_only:
         verdict = _aligned(claim, evidence, config)
     else:
@@ -120,6 +126,9 @@ def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig
         finding = rule.run(claim, evidence)
         if finding.outcome != "skip":
             findings.append(finding)
+    notes = set(config.note_rules)
+    findings[1:] = [replace(f, outcome="note", effect=None) if f.outcome == "fail" and f.code in notes else f
+                    for f in findings[1:]]
     failures = [f.effect for f in findings[1:] if f.outcome == "fail" and f.effect]
     if "contradicts" in failures and verdict.score >= config.mention_threshold:
         relation = "contradicts"
@@ -252,6 +261,12 @@ def _citation_verdict(index: int, cit: ResolvedCitation, verdicts: list[PairVerd
 def verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
                   config: VerifierConfig, *, audience: str = "internal") -> CheckReport:
     """Verify every claim of ``answer`` (already decomposed into ``parts_per_claim``): the typed report."""
+    with using(config.domain_lexicon()):
+        return _verify_report(store, answer, parts_per_claim, config, audience)
+
+
+def _verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
+                   config: VerifierConfig, audience: str) -> CheckReport:
     from graphcite.verify.contradictions import find_contradictions
 
     refs = [ref for claim in answer.claims for ref in claim.citations]

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from graphcite.language.cues import negation_pattern
+from graphcite.language.domain import active
 from graphcite.models import ExtractedValue
 
 __all__ = [
@@ -78,13 +79,18 @@ def negation_of(text: str) -> str | None:
     return found.group(0).lower() if found else None
 
 
-_IMPERATIVE = re.compile(r"^\s*(?:do not|don't|never|always|please )?\s*(?:reject|use|send|keep|check|verify|rotate|"
-                         r"store|call|retry|avoid|set|treat|return|ask|escalate|replay|alert|log|page|drop|"
-                         r"accept|sign|validate|respond|wait|stop|start|run|add|remove)\b", re.I)
+@lru_cache(maxsize=16)
+def _imperative(verbs: frozenset[str]) -> re.Pattern[str] | None:
+    """An instruction opening with one of the domain's imperative verbs ("Reject events ...")."""
+    if not verbs:
+        return None
+    alternatives = "|".join(sorted(re.escape(v) for v in verbs))
+    return re.compile(rf"^\s*(?:do not|don't|never|always|please )?\s*(?:{alternatives})\b", re.I)
 
 
 @lru_cache(maxsize=65_536)
-def modality_of(text: str, imperative: bool = True) -> tuple[str, str | None]:
+def modality_of(text: str, imperative: bool = True,
+                verbs: frozenset[str] = frozenset()) -> tuple[str, str | None]:
     """(modality, cue) of the evidence text: the strongest marker in its main clause.
 
     An instruction ("Reject events older than five minutes") is an obligation.
@@ -94,7 +100,8 @@ def modality_of(text: str, imperative: bool = True) -> tuple[str, str | None]:
         found = pattern.search(main)
         if found:
             return name, found.group(0).lower()
-    order = _IMPERATIVE.match(text) if imperative else None
+    pattern = _imperative(verbs) if imperative else None
+    order = pattern.match(text) if pattern is not None else None
     if order:
         negated = order.group(0).lower().startswith(("do not", "don't", "never"))
         return ("must-not" if negated else "must"), order.group(0).strip().lower()
@@ -245,11 +252,11 @@ class Evidence:
 
     def modality_for(self, claim_text: str) -> tuple[str, str | None]:
         """Modality of the clause that talks about the claim (a docstring's "Ask ..." is no order)."""
-        return modality_of(clause_for(self.quote, claim_text), not self.is_code)
+        return modality_of(clause_for(self.quote, claim_text), not self.is_code, active().imperative_verbs)
 
     @property
     def modality(self) -> tuple[str, str | None]:
-        return modality_of(self.quote)
+        return modality_of(self.quote, True, active().imperative_verbs)
 
     @property
     def conditions(self) -> tuple[str, ...]:

@@ -16,7 +16,8 @@ from graphcite.verify.evidence import evidence_from_text
 
 SUPPORTED = [
     # paraphrase through general lexical knowledge
-    ("The band broke up in 1994.", "The band dissolved in 1994."),
+    ("The firm was set up in 1994.", "The firm was established in 1994."),
+    ("The council put off the vote.", "The council postponed the vote until May."),
     ("Maria Lopez was a physician.", "Maria Lopez worked as a doctor in Lisbon for thirty years."),
     ("The mayor bought a car.", "The mayor purchased a small car last spring."),
     ("Kessler grew up in a large city.", "Kessler grew up in Chicago."),

@@ -7,46 +7,14 @@ from functools import lru_cache
 
 from graphcite.ingest.nlp import lemma
 from graphcite.language import lexicon
+from graphcite.language.domain import active
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 
-__all__ = ["SYNONYMS", "attributed", "attribution_stripped", "blank_values", "is_year", "locate", "same_predicate", "word_lemmas"]
+__all__ = ["attributed", "attribution_stripped", "blank_values", "is_year", "locate", "same_predicate", "word_lemmas"]
 
 _PARAPHRASE = frozenset({"synonym", "derived"})  # a predicate is said, not narrowed
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
-
-# Predicates that say the same thing in this domain; each word maps to its group.
-_GROUPS = (
-    {"retain", "keep", "store", "hold", "preserve"},
-    {"send", "deliver", "forward", "dispatch", "push"},
-    {"delete", "remove", "purge", "drop", "discard", "expire"},
-    {"reject", "decline", "refuse", "dismiss"},
-    {"allow", "permit", "let", "may", "can"},
-    {"forbid", "prohibit", "ban", "disallow"},
-    {"rise", "increase", "grow", "climb", "peak", "reach", "spike"},
-    {"fall", "decrease", "shrink", "decline"},
-    {"check", "verify", "assert", "test", "exercise", "cover"},
-    {"wait", "delay", "pause", "sleep"},
-    {"rotate", "renew", "replace", "roll"},
-    {"require", "need", "mandate"},
-    {"handle", "process", "treat"},
-    {"hand", "route", "escalate", "pass", "go", "move"},
-    {"request", "ask", "call", "submit"},
-    {"cap", "limit", "bound"},
-    {"make", "perform", "attempt", "try"},
-    {"see", "saw", "observe", "experience", "suffer", "notice"},
-    {"spend", "take", "last"},
-    {"use", "employ", "apply", "adopt"},
-    {"offer", "provide", "support", "expose"},
-    {"give", "grant", "assign"},
-    {"sign", "authenticate"},
-    {"time", "timeout"},
-)
-SYNONYMS: dict[str, frozenset[str]] = {}
-for _group in _GROUPS:
-    for _word in _group:
-        SYNONYMS[_word] = SYNONYMS.get(_word, frozenset()) | frozenset(_group)
-
 
 @lru_cache(maxsize=65_536)
 def word_lemmas(text: str) -> frozenset[str]:
@@ -63,7 +31,7 @@ def same_predicate(word: str, evidence_words: frozenset[str]) -> bool:
     """Whether a predicate lemma (or a synonym, or a shared 5-letter stem) occurs in the evidence."""
     if word in evidence_words:
         return True
-    if SYNONYMS.get(word, frozenset()) & evidence_words:
+    if active().synonyms_of(word) & evidence_words:
         return True
     if len(word) > 2 and any(lexicon.related(word, w) in _PARAPHRASE for w in evidence_words if len(w) > 2):
         return True

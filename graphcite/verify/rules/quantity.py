@@ -8,6 +8,7 @@ from dataclasses import replace
 from graphcite.ingest.nlp import lemma
 from graphcite.ingest.terms import STOPWORDS
 from graphcite.ingest.values import to_base, values_agree
+from graphcite.language.domain import active
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
@@ -103,10 +104,6 @@ def _agree(a: ExtractedValue, b: ExtractedValue) -> bool:
     return bool(values_agree(a, b)) or _attempts_equal(a, b)
 
 
-_ATTEMPT = frozenset({"attempt", "try", "tries", "delivery", "send", "call"})
-_RETRY = frozenset({"retry", "retries", "redelivery"})
-
-
 _STRICT = re.compile(r"\b(?:(?:more|fewer|less|greater|higher|lower)\s+than|under|below)\s*$", re.I)
 
 
@@ -152,14 +149,19 @@ def _holds(value: ExtractedValue, evidence_value: ExtractedValue, claim_text: st
 
 
 def _attempts_equal(a: ExtractedValue, b: ExtractedValue) -> bool:
-    """N attempts are the first try plus N-1 retries: "four attempts" agrees with "three retries"."""
+    """Counts the domain lexicon equates: with "attempts = retries + 1", four attempts are three retries."""
     if a.magnitude is None or b.magnitude is None or a.bound != b.bound:
         return False
-    if a.counted_noun in _ATTEMPT and b.counted_noun in _RETRY:
-        return a.magnitude == b.magnitude + 1
-    if a.counted_noun in _RETRY and b.counted_noun in _ATTEMPT:
-        return a.magnitude + 1 == b.magnitude
+    for rule_ in active().equivalences:
+        if a.counted_noun in rule_.a and b.counted_noun in rule_.b:
+            return a.magnitude == b.magnitude + rule_.offset
+        if a.counted_noun in rule_.b and b.counted_noun in rule_.a:
+            return a.magnitude + rule_.offset == b.magnitude
     return False
+
+
+def _equated_nouns(a: ExtractedValue, b: ExtractedValue) -> bool:
+    return any({a.counted_noun, b.counted_noun} <= rule_.a | rule_.b for rule_ in active().equivalences)
 
 
 def _digits(value: ExtractedValue) -> str:
@@ -182,7 +184,7 @@ def _roles_differ(a: ExtractedValue, b: ExtractedValue) -> bool:
 def _nouns_clash(a: ExtractedValue, b: ExtractedValue) -> bool:
     if not (a.counted_noun and b.counted_noun) or "time" in {a.counted_noun, b.counted_noun}:
         return False
-    if {a.counted_noun, b.counted_noun} <= _ATTEMPT | _RETRY and _attempts_equal(a, b):
+    if _equated_nouns(a, b) and _attempts_equal(a, b):
         return False
     return a.counted_noun != b.counted_noun
 

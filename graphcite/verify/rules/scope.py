@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 
 from graphcite.ingest.nlp import lemma_lookup
+from graphcite.language.domain import active
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms
@@ -14,8 +15,16 @@ from graphcite.verify.registry import rule
 __all__ = ["named_entities"]
 
 _ENTITY_RE = re.compile(r"\b(?:[A-Z][A-Za-z0-9]*[-_][A-Za-z0-9\-_]+|[A-Z]{2,}[0-9A-Z\-]*|[a-z]+-[0-9]+|"
-                        r"[A-Z][a-z]+[A-Z][A-Za-z]+|(?<=\s)[A-Z][a-z]{2,}(?=\s(?:adapter|carrier|service|"
-                        r"queue|relay|team|region|customer|plan)))\b")
+                        r"[A-Z][a-z]+[A-Z][A-Za-z]+)\b")
+
+
+@lru_cache(maxsize=16)
+def _named_before(nouns: frozenset[str]) -> re.Pattern[str] | None:
+    """A capitalised word before one of the domain's entity nouns names one ("Brightway adapter")."""
+    if not nouns:
+        return None
+    alternatives = "|".join(sorted(re.escape(n) for n in nouns))
+    return re.compile(rf"(?<=\s)[A-Z][a-z]{{2,}}(?=\s(?:{alternatives})\b)")
 _UNIVERSAL = frozenset({"all", "every", "any", "each"})
 _ANAPHORIC = re.compile(r"\b(all|each|every one) of (those|these|them|its|their|the)\b", re.I)
 _ALL_TIME = re.compile(r"\b(never|always|ever|at any time|at all times)\b", re.I)
@@ -34,6 +43,9 @@ def named_entities(text: str, *, initial: bool = False) -> set[str]:
     ("Brightway label calls ..."), which is right for strict subject matching.
     """
     found = {m.group(0) for m in _ENTITY_RE.finditer(text)}
+    before = _named_before(active().entity_nouns)
+    if before is not None:
+        found |= {m.group(0) for m in before.finditer(text)}
     if initial:
         common = _common_words()
         found |= {w for w in re.findall(r"\b[A-Z][a-z]{2,}\b", text) if w.lower() not in common}

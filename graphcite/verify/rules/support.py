@@ -6,6 +6,7 @@ import re
 
 from graphcite.ingest.nlp import lemma
 from graphcite.language import lexicon
+from graphcite.language.domain import active
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms
@@ -48,7 +49,8 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
         return ""  # a phrasal verb and its one-word paraphrase: "broke up" / "dissolved"
     if set(words) & _FORBID and evidence.modality_for(claim.text)[0] == "must-not":
         return ""  # "forbids retries" is what "must not retry" says
-    if "retry" in words and "attempt" in terms and any(v.kind == "count" for v in claim.values):
+    if any(v.kind == "count" for v in claim.values) and any(
+            set(words) & (eq.a | eq.b) and terms & (eq.a | eq.b) for eq in active().equivalences):
         return ""  # "retries four times" vs "makes five attempts": the counts decide (GC301/GC302)
     return f"the evidence does not say {claim.predicate!r}"
 

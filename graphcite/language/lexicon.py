@@ -1,0 +1,619 @@
+"""General lexical knowledge from WordNet 3.0: synonyms, kinds, opposites, siblings and derivations.
+
+The verifier compares a claim with its evidence position by position; when two aligned words differ
+it asks this module whether the difference is harmless (a synonym, a more general word, a derivation:
+"physician" / "doctor", "Beijing" / "city") or changes the claim (an antonym or a sibling: "strongest" /
+"weakest", "Dutch" / "Belgian", "Ohio" / "Texas").
+
+The knowledge is compiled by ``scripts/build_lexicon.py`` into ``data/wordnet.bin.gz`` (shipped in
+the package, licence in ``data/WORDNET-LICENSE``); it is read once, lazily, with the standard library.
+Every function takes words in any case ("Break_up", "break up" and "BREAK UP" are one lemma), looks
+them up by their WordNet base forms ("geese" -> "goose", "strongest" -> "strong") and answers from
+dict and set look-ups cached per word.
+
+Choices that keep the answers safe for a checker:
+
+* Dominant senses only. A word is compared through its most used senses (WordNet's sense order and
+  tag counts: per part of speech the first sense and up to three tagged at least a tenth as often),
+  so that a rare sense cannot relate two everyday words ("man" is not a synonym of "piece", "make"
+  not a kind of "reach"). Lemma-level links (antonym and derivation pointers between two words) hold
+  in any sense; siblings use every sense, since they are filtered by other means.
+* Comparatives and superlatives keep their degree: "stronger" is not the "same" as "strong", but
+  "strongest" / "weakest" are antonyms, as are "strong" / "weak".
+* Antonyms: WordNet's lemma-level antonym pairs (through base forms, and from an adverb to the
+  adjective it comes from: "heavily" -> "heavy" / "light"), direct antonymy between two dominant
+  senses, a satellite against the head its own head is opposed to ("ponderous" / "light"), and a
+  short curated list (``data/lexicon_curated.txt``: "dense" / "sparse", "heavily" / "sparsely", which
+  WordNet does not link). Two satellites of opposed heads are not antonyms (WordNet opposes every
+  cardinal number to every ordinal that way); words that share a sense or a cluster never are.
+* Kinds: hypernyms and instance hypernyms, transitively; the general word must not be a root verb
+  or one of the top three levels of nouns ("entity", "object", "whole"), which every word reaches.
+* Siblings are limited to three safe kinds: two different named instances of comparable classes (one
+  class at most two steps above the other, or classes with a common parent) when no reading of one is
+  part of a reading of the other (two cities, two countries, two US states, two physicists; not
+  "Georgia" / "United States"); nationality words of two such places ("Dutch" / "Belgian"); members
+  of a few closed classes (weekdays, months, seasons, compass points, currencies) in a dominant
+  sense. Names that are also everyday words are left out ("nice", "mobile", "day", "banks"), and
+  common nouns in general are never siblings: "dog" / "cat" give None.
+* Function words (articles, pronouns, auxiliaries, modals, short prepositions) and single letters
+  only ever relate as "same".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final, Literal
+
+from graphcite.errors import InputError
+from graphcite.language.lexicon_data import lexicon_digest
+from graphcite.language.lexicon_data import load_tables as _lexicon
+
+__all__ = [
+    "RELATIONS",
+    "Relation",
+    "antonyms",
+    "base_form",
+    "base_forms",
+    "is_antonym",
+    "is_derived",
+    "is_kind_of",
+    "is_known",
+    "is_sibling",
+    "is_synonym",
+    "lexicon_digest",
+    "nationality_of",
+    "related",
+    "synonyms",
+]
+
+Relation = Literal["same", "synonym", "antonym", "hypernym", "hyponym", "derived", "sibling", "topic"]
+RELATIONS: Final[tuple[str, ...]] = ("same", "synonym", "antonym", "hypernym", "hyponym", "derived",
+                                     "sibling", "topic")
+"""What :func:`related` can answer, in the order it tests them (the first that holds wins)."""
+
+_NOUN, _VERB, _ADJ, _ADV = 1, 2, 4, 8
+_BIT_OF_POS = {"n": _NOUN, "v": _VERB, "a": _ADJ, "s": _ADJ, "r": _ADV}
+_POS_NAMES = {
+    "n": "n", "noun": "n", "propn": "n", "v": "v", "verb": "v", "aux": "v",
+    "a": "a", "s": "a", "adj": "a", "adjective": "a", "r": "r", "adv": "r", "adverb": "r",
+}
+# WordNet's morphy detachment rules: (suffix, replacement), tried when no exception applies.
+_RULES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
+          ("shes", "sh"), ("men", "man"), ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
+          ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "r": (),
+}
+_MIN_RULE_BASE = 3  # a rule never yields a base shorter than this ("is" -> "i", "us" -> "u" are refused)
+_SPACES = re.compile(r"[\s_]+")
+_MIN_NOUN_DEPTH = 3  # nouns nearer the root ("entity", "physical entity", "object", "whole") are too general
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """One analysis of a word: a WordNet lemma id, the parts of speech it may be, and its degree."""
+
+    lemma: int
+    pos_mask: int
+    degree: int  # 0 plain, 1 comparative, 2 superlative
+
+
+def _degree_of(form: str) -> int:
+    return 2 if form.endswith("st") else 1
+
+
+# -- words and base forms ------------------------------------------------------------------------
+
+
+def _normalise(word: str) -> str:
+    return _SPACES.sub(" ", word.replace("’", "'")).strip().lower()
+
+
+def _pos_letter(pos: str | None) -> str | None:
+    if pos is None:
+        return None
+    letter = _POS_NAMES.get(pos.strip().lower())
+    if letter is None:
+        raise InputError(f"unknown part of speech {pos!r}", where="pos",
+                         fix="use one of n, v, a, r (or noun, verb, adj, adv), or None for any")
+    return letter
+
+
+def _lookup(form: str) -> int | None:
+    """The lemma id of a normalised form, trying hyphen/space variants ("well known" = "well-known")."""
+    index = _lexicon().index
+    for variant in (form, form.replace("-", " "), form.replace(" ", "-"), form.replace("-", "")):
+        found = index.get(variant)
+        if found is not None:
+            return found
+    return None
+
+
+def _has_pos(lemma: int, letter: str) -> bool:
+    return bool(_lexicon().word_pos[lemma] & _BIT_OF_POS[letter])
+
+
+@lru_cache(maxsize=65_536)
+def _readings(form: str) -> tuple[_Reading, ...]:
+    """Every WordNet analysis of a normalised form: exceptions, the form itself, detachment rules."""
+    lex = _lexicon()
+    found: dict[tuple[int, int], int] = {}
+
+    def add(base: str, letter: str | None, degree: int) -> None:
+        lemma = _lookup(base)
+        if lemma is None:
+            return
+        mask = lex.word_pos[lemma] if letter is None else _BIT_OF_POS[letter]
+        if mask & lex.word_pos[lemma]:
+            key = (lemma, degree)
+            found[key] = found.get(key, 0) | (mask & lex.word_pos[lemma])
+
+    for letter in ("a", "r"):  # comparatives and superlatives first: "better" is read as "good" + 1
+        for base in lex.exceptions[letter].get(form, ()):
+            add(base, letter, _degree_of(form))
+    add(form, None, 0)
+    for letter in ("n", "v"):
+        for base in lex.exceptions[letter].get(form, ()):
+            add(base, letter, 0)
+    for letter in ("n", "v", "a"):
+        for suffix, ending in _RULES[letter]:
+            if form.endswith(suffix) and len(form) - len(suffix) + len(ending) >= _MIN_RULE_BASE:
+                base = form[: len(form) - len(suffix)] + ending
+                lemma = _lookup(base)
+                if lemma is not None and _has_pos(lemma, letter):
+                    add(base, letter, (2 if suffix == "est" else 1) if letter == "a" else 0)
+    if " " in form and not found:  # a collocation inflects its verb or its head noun: "breaking up", "ice creams"
+        first, _, rest = form.partition(" ")
+        for base in _inflection_bases(first, "v"):
+            add(f"{base} {rest}", "v", 0)
+        start, _, last = form.rpartition(" ")
+        for base in _inflection_bases(last, "n"):
+            add(f"{start} {base}", "n", 0)
+    return tuple(_Reading(lemma, mask, degree) for (lemma, degree), mask in found.items())
+
+
+def _inflection_bases(word: str, letter: str) -> list[str]:
+    """Candidate base forms of one inflected word (exceptions, then detachment rules), unchecked."""
+    out = list(_lexicon().exceptions[letter].get(word, ()))
+    for suffix, ending in _RULES[letter]:
+        if word.endswith(suffix) and len(word) - len(suffix) + len(ending) >= _MIN_RULE_BASE:
+            out.append(word[: len(word) - len(suffix)] + ending)
+    return out
+
+
+@lru_cache(maxsize=65_536)
+def base_forms(word: str, pos: str | None = None) -> tuple[str, ...]:
+    """Every WordNet base form of ``word`` (for one part of speech when ``pos`` is given), best first.
+
+    "geese" -> ("goose",); "strongest" -> ("strong",); "better" -> ("good", "well", "better");
+    "saw" -> ("saw", "see"). A word WordNet does not know is its own base form.
+    """
+    letter = _pos_letter(pos)
+    form = _normalise(word)
+    lex = _lexicon()
+    out: list[str] = []
+    for reading in _readings(form):
+        if letter is None or reading.pos_mask & _BIT_OF_POS[letter]:
+            name = lex.words[reading.lemma]
+            if name not in out:
+                out.append(name)
+    return tuple(out) or (form,)
+
+
+def base_form(word: str, pos: str | None = None) -> str:
+    """The preferred WordNet base form: "strongest" -> "strong", "better" -> "good", "geese" -> "goose".
+
+    An irregular comparative or superlative wins over the word's own entry ("best" -> "good"); a noun
+    or verb exception only applies when the word is not a lemma itself ("saw" stays "saw", "ran" ->
+    "run"). Pass ``pos`` ("n", "v", "a", "r") to choose a reading.
+    """
+    return base_forms(word, pos)[0]
+
+
+def is_known(word: str) -> bool:
+    """Whether WordNet knows the word or one of its base forms."""
+    return bool(_readings(_normalise(word)))
+
+
+# -- per-word sense sets -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Senses:
+    """What one word stands for: dominant synsets and lemma ids per degree, all plain synsets, and
+    whether it may take part in relations at all (function words and single letters may not)."""
+
+    by_degree: dict[int, frozenset[int]]
+    lemmas: dict[int, frozenset[int]]
+    every: frozenset[int]
+    active: bool
+
+
+@lru_cache(maxsize=65_536)
+def _senses(form: str, letter: str | None = None) -> _Senses:
+    lex = _lexicon()
+    active = len(form) > 1 and form not in lex.function_words
+    by_degree: dict[int, set[int]] = defaultdict(set)
+    lemmas: dict[int, set[int]] = defaultdict(set)
+    every: set[int] = set()
+    for reading in _readings(form):
+        mask = reading.pos_mask if letter is None else reading.pos_mask & _BIT_OF_POS[letter]
+        if not mask:
+            continue
+        lemmas[reading.degree].add(reading.lemma)
+        by_degree[reading.degree].update(s for s in lex.core(reading.lemma) if _BIT_OF_POS[lex.pos[s]] & mask)
+        if not reading.degree:
+            every.update(s for s in lex.senses[reading.lemma] if _BIT_OF_POS[lex.pos[s]] & mask)
+    return _Senses({d: frozenset(v) for d, v in by_degree.items()},
+                   {d: frozenset(v) for d, v in lemmas.items()}, frozenset(every), active)
+
+
+def _degree_pairs(a: _Senses, b: _Senses) -> Iterable[tuple[frozenset[int], frozenset[int]]]:
+    for degree, senses in a.by_degree.items():
+        other = b.by_degree.get(degree)
+        if other:
+            yield senses, other
+
+
+# -- synonyms ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65_536)
+def synonyms(word: str, pos: str | None = None) -> frozenset[str]:
+    """Lemmas that share a dominant synset of theirs with a dominant synset of ``word``: exactly the
+    words ``w`` for which ``is_synonym(word, w)`` holds (the word itself left out).
+
+    "physician" -> {"doctor", "doc", "md", "dr.", "medico"}; "break_up" and "break up" give the same
+    set. Function words and comparatives/superlatives ("strongest") have none.
+    """
+    form = _normalise(word)
+    found = _senses(form, _pos_letter(pos))
+    lex = _lexicon()
+    if not found.active:
+        return frozenset()
+    own = found.lemmas.get(0, frozenset())
+    return frozenset(lex.words[m] for s in found.by_degree.get(0, ()) for m in lex.members[s]
+                     if m not in own and s in lex.core(m) and lex.words[m] not in lex.function_words)
+
+
+def _synonymous(a: _Senses, b: _Senses) -> bool:
+    return any(sa & sb for sa, sb in _degree_pairs(a, b))
+
+
+def is_synonym(a: str, b: str) -> bool:
+    """Whether two words share a WordNet synset at the same degree ("big"/"large", "biggest"/"largest")."""
+    return _test("synonym", _normalise(a), _normalise(b))
+
+
+# -- antonyms ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=131_072)
+def _own(synsets: frozenset[int]) -> frozenset[int]:
+    """The synsets and, for adverbs, the adjective synsets they come from ("sparsely" -> "sparse")."""
+    lex = _lexicon()
+    out = set(synsets)
+    for s in synsets:
+        if lex.pos[s] == "r":
+            out.update(lex.pertains_to.get(s, ()))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=131_072)
+def _up(synsets: frozenset[int]) -> frozenset[int]:
+    """:func:`_own` plus the cluster heads of the satellites among them ("ponderous" -> "heavy")."""
+    heads = _lexicon().adj_head
+    own = _own(synsets)
+    return own | {heads[s] for s in own if s in heads}
+
+
+@lru_cache(maxsize=131_072)
+def _opposites(synsets: frozenset[int]) -> frozenset[int]:
+    """Every synset a WordNet antonym pointer links to one of ``synsets``."""
+    links = _lexicon().antonym_links
+    return frozenset().union(*(links.get(s, ()) for s in synsets))
+
+
+@lru_cache(maxsize=131_072)
+def _with_adjectives(lemmas: frozenset[int]) -> frozenset[int]:
+    """Lemma ids plus, for adverbs, the adjectives they come from ("heavily" -> "heavy")."""
+    bases = _lexicon().adverb_bases
+    return lemmas.union(*(bases.get(x, ()) for x in lemmas))
+
+
+@lru_cache(maxsize=131_072)
+def _lemma_opposites(lemmas: frozenset[int]) -> frozenset[int]:
+    """The lemma-level antonyms (WordNet's and the curated ones) of the lemmas or their adjectives."""
+    pairs = _lexicon().antonym_words
+    return frozenset().union(*(pairs.get(x, ()) for x in _with_adjectives(lemmas)))
+
+
+def _opposed(a: _Senses, b: _Senses) -> bool:
+    for degree, lemmas in a.lemmas.items():
+        others = b.lemmas.get(degree)
+        if others and _lemma_opposites(lemmas) & _with_adjectives(others):
+            return True
+    for sa, sb in _degree_pairs(a, b):
+        own_a, own_b = _own(sa), _own(sb)
+        if _opposites(own_a) & own_b:
+            return True  # a direct WordNet antonym between two dominant senses
+        up_a, up_b = _up(sa), _up(sb)
+        if up_a & up_b:
+            continue  # the words share a cluster: near-synonyms in some sense, so no indirect opposition
+        if _opposites(up_a) & own_b or _opposites(up_b) & own_a:
+            return True  # a satellite against the head its own head is opposed to ("ponderous"/"light")
+    return False
+
+
+def is_antonym(a: str, b: str) -> bool:
+    """Whether the words are opposites: "increase"/"decrease", "alive"/"dead", "strongest"/"weakest".
+
+    At the same degree: a lemma-level WordNet or curated antonym pair (an adverb stands for its
+    adjective: "heavily"/"lightly"), a direct antonym between dominant senses, or a satellite against
+    the opposed head ("ponderous"/"light"); never for words that also share a synset.
+    """
+    return _test("antonym", _normalise(a), _normalise(b))
+
+
+@lru_cache(maxsize=65_536)
+def antonyms(word: str, pos: str | None = None) -> frozenset[str]:
+    """The word's lemma-level antonyms (WordNet's and the curated ones), through its base forms and,
+    for an adverb, the adjective it comes from: "increase" -> {"decrease"}, "heavily" -> {"lightly", ...}."""
+    lex = _lexicon()
+    found = _senses(_normalise(word), _pos_letter(pos))
+    if not found.active:
+        return frozenset()
+    return frozenset(lex.words[y] for y in _lemma_opposites(found.lemmas.get(0, frozenset())))
+
+
+# -- kinds ---------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=131_072)
+def _ancestors(synset: int) -> frozenset[int]:
+    """Every hypernym and instance hypernym above a synset, transitively."""
+    lex = _lexicon()
+    parents = lex.hypernyms[synset] + lex.instance_of.get(synset, ())
+    out: set[int] = set(parents)
+    for parent in parents:
+        out |= _ancestors(parent)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=131_072)
+def _depth(synset: int) -> int:
+    """Hypernym steps from a synset up to the nearest root of its hierarchy (entity: 0, object: 2)."""
+    lex = _lexicon()
+    parents = lex.hypernyms[synset] + lex.instance_of.get(synset, ())
+    return 1 + min(map(_depth, parents)) if parents else 0
+
+
+def _specific(synset: int) -> bool:
+    """Whether a synset may serve as the general term of :func:`is_kind_of`: not a top-level noun
+    ("entity", "object", "whole") or a root verb ("act", "change"), which every word would reach."""
+    return _depth(synset) >= (_MIN_NOUN_DEPTH if _lexicon().pos[synset] == "n" else 1)
+
+
+def _kind_of(a: _Senses, b: _Senses) -> bool:
+    general = frozenset(filter(_specific, b.by_degree.get(0, ())))
+    if not general:
+        return False
+    return any(_ancestors(s) & general for s in a.by_degree.get(0, ()))
+
+
+def is_kind_of(a: str, b: str) -> bool:
+    """Whether a dominant sense of ``a`` is a kind or an instance of a dominant sense of ``b``.
+
+    "beijing" is a kind of "city" and of "location"; "car" of "vehicle"; "physician" of "person".
+    """
+    return _test("kind", _normalise(a), _normalise(b))
+
+
+# -- derivations and topics ----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65_536)
+def _family(synsets: frozenset[int]) -> frozenset[int]:
+    links = _lexicon().derivation_links
+    out = set(synsets)
+    for s in synsets:
+        out |= links.get(s, frozenset())
+    return frozenset(out)
+
+
+def _derived(a: _Senses, b: _Senses) -> bool:
+    """A lemma-level derivation or pertainym between the words, in any sense: they share a stem."""
+    links = _lexicon().derived_words
+    for degree, lemmas in a.lemmas.items():
+        others = b.lemmas.get(degree, frozenset())
+        if any(links.get(x, frozenset()) & others for x in lemmas):
+            return True
+    return False
+
+
+def _topical(a: _Senses, b: _Senses) -> bool:
+    """A topic domain of one word's dominant senses, or of a synset derived from them, is a dominant
+    sense of the other ("physician" -> "doctor" (verb) -> medicine)."""
+    domains = _lexicon().domains
+    for first, second in ((a, b), (b, a)):
+        mine, theirs = first.by_degree.get(0), second.by_degree.get(0)
+        if mine and theirs and any(domains.get(s, frozenset()) & theirs for s in _family(mine)):
+            return True
+    return False
+
+
+def is_derived(a: str, b: str) -> bool:
+    """Whether WordNet links the words by derivation or pertainym: "politician"/"politics", "dutch"/"netherlands"."""
+    return _test("derived", _normalise(a), _normalise(b))
+
+
+# -- siblings ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65_536)
+def _classes(instance: int) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    """The classes of a named instance, with their parents, with their parents and grandparents
+    ("Paris": national capital; + capital, city; + municipality, ...)."""
+    lex = _lexicon()
+    direct = frozenset(lex.instance_of.get(instance, ()))
+    parents = direct.union(*(lex.hypernyms[c] for c in direct))
+    grandparents = parents.union(*(lex.hypernyms[c] for c in parents))
+    return direct, parents, grandparents
+
+
+def _comparable(x: int, y: int) -> bool:
+    """Whether two instances are of one kind: one's class is at most two steps above the other's
+    ("Lyon" a city, "Paris" a national capital, a kind of city), or their classes share a parent
+    ("Turkey" a country, "Greece" a Balkan country; not "Ohio" an American state and "France")."""
+    (dx, px, gx), (dy, py, gy) = _classes(x), _classes(y)
+    return bool(dx & gy or dy & gx or px & py)
+
+
+@lru_cache(maxsize=65_536)
+def _wholes(place: int) -> frozenset[int]:
+    """Everything a named instance is part of, transitively ("Lyon": France, Europe, ...)."""
+    lex = _lexicon()
+    out: set[int] = set()
+    stack = list(lex.part_of.get(place, ()))
+    while stack:
+        whole = stack.pop()
+        if whole not in out:
+            out.add(whole)
+            stack.extend(lex.part_of.get(whole, ()))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65_536)
+def _places(form: str) -> frozenset[int]:
+    """The named instances a word may stand for: its own instance senses, the places of a nationality word."""
+    lex = _lexicon()
+    out: set[int] = set()
+    for reading in _readings(form):
+        if reading.degree:
+            continue
+        if reading.pos_mask & (_NOUN | _ADJ):  # "polished" is not read as "Polish"
+            out.update(lex.nationality.get(reading.lemma, ()))
+        if reading.pos_mask & _NOUN and reading.lemma in lex.instance_words:
+            out.update(s for s in lex.senses[reading.lemma] if s in lex.instance_of)
+    return frozenset(out)
+
+
+def _instance_siblings(a: frozenset[int], b: frozenset[int]) -> bool:
+    """Two readings of comparable classes, and no two readings the same or one inside the other
+    ("georgia" / "united states": the state is part of the country, so not siblings)."""
+    if a & b or any(y in _wholes(x) or x in _wholes(y) for x in a for y in b):
+        return False
+    return any(_comparable(x, y) for x in a for y in b)
+
+
+@lru_cache(maxsize=65_536)
+def _members(form: str) -> frozenset[int]:
+    """The synsets of a word that are members of a safe sibling class (weekdays, months, ...)."""
+    lex = _lexicon()
+    safe, allowed = lex.safe_class, lex.safe_words
+    return frozenset(s for r in _readings(form) if not r.degree and r.pos_mask & _NOUN and r.lemma in allowed
+                     for s in lex.senses[r.lemma] if s in safe)
+
+
+def _class_siblings(form_a: str, form_b: str) -> bool:
+    safe = _lexicon().safe_class
+    sa, sb = _members(form_a), _members(form_b)
+    if sa & sb:
+        return False
+    return any(safe[x] == safe[y] and y not in _ancestors(x) and x not in _ancestors(y) for x in sa for y in sb)
+
+
+def _siblings(form_a: str, form_b: str) -> bool:
+    return _instance_siblings(_places(form_a), _places(form_b)) or _class_siblings(form_a, form_b)
+
+
+def is_sibling(a: str, b: str) -> bool:
+    """Whether the words name different members of one class, so one cannot stand for the other.
+
+    Two places or people of comparable classes ("paris"/"lyon", "ohio"/"texas"), two nationality
+    words ("dutch"/"belgian"), two weekdays, months, seasons, compass points or currencies. Never a
+    place and what contains it ("lyon"/"france"), and never common nouns in general ("dog"/"cat").
+    """
+    return _test("sibling", _normalise(a), _normalise(b))
+
+
+@lru_cache(maxsize=65_536)
+def nationality_of(word: str) -> str | None:
+    """The place a nationality or demonym word belongs to: "dutch" -> "netherlands", "belgian" -> "belgium"."""
+    lex = _lexicon()
+    for reading in _readings(_normalise(word)):
+        places = lex.nationality.get(reading.lemma)
+        if places and not reading.degree and reading.pos_mask & (_NOUN | _ADJ):
+            return lex.words[lex.members[places[0]][0]]
+    return None
+
+
+# -- one answer ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=262_144)
+def _test(test: str, fa: str, fb: str) -> bool:
+    """One yes/no relation between two normalised forms, cached per pair."""
+    sa, sb = _senses(fa), _senses(fb)
+    if not (sa.active and sb.active):
+        return False
+    if test == "synonym":
+        return _synonymous(sa, sb)
+    if test == "antonym":
+        return not _synonymous(sa, sb) and _opposed(sa, sb)
+    if test == "kind":
+        return _kind_of(sa, sb)
+    if test == "derived":
+        return _derived(sa, sb)
+    # sibling: never the same word, a synonym, or a kind of the other ("paris" / "city")
+    return (fa != fb and not _synonymous(sa, sb) and not _kind_of(sa, sb) and not _kind_of(sb, sa)
+            and _siblings(fa, fb))
+
+
+@lru_cache(maxsize=262_144)
+def _related(fa: str, fb: str) -> Relation | None:
+    if fa == fb:
+        return "same"
+    sa, sb = _senses(fa), _senses(fb)
+    if any(la & lb for la, lb in ((sa.lemmas[d], sb.lemmas.get(d, frozenset())) for d in sa.lemmas)):
+        return "same"
+    if not (sa.active and sb.active):
+        return None
+    if _synonymous(sa, sb):
+        return "synonym"
+    if _opposed(sa, sb):
+        return "antonym"
+    if _kind_of(sa, sb):
+        return "hypernym"
+    if _kind_of(sb, sa):
+        return "hyponym"
+    if _derived(sa, sb):
+        return "derived"
+    if _siblings(fa, fb):
+        return "sibling"
+    if _topical(sa, sb):
+        return "topic"
+    return None
+
+
+def related(a: str, b: str) -> Relation | None:
+    """How WordNet relates ``b`` to ``a``, or None: the first of :data:`RELATIONS` that holds.
+
+    * ``same``: one lemma at the same degree ("cities"/"city", "ran"/"run"; not "stronger"/"strong");
+    * ``synonym``: a shared synset ("physician"/"doctor");
+    * ``antonym``: opposites (see :func:`is_antonym`);
+    * ``hypernym``: ``b`` is more general than ``a`` ("beijing"/"city"); ``hyponym``: the reverse;
+    * ``derived``: derivation or pertainym ("dissolve"/"dissolution", "dutch"/"netherlands");
+    * ``sibling``: different members of one class (see :func:`is_sibling`);
+    * ``topic``: ``b`` is the topic domain of ``a`` or of a word derived from it ("physician"/"medicine").
+
+    Accept ``same``/``synonym``/``hypernym``/``derived`` as paraphrase, veto ``antonym``/``sibling``;
+    ``hyponym`` (more specific) and ``topic`` are weaker and left to the caller.
+    """
+    return _related(_normalise(a), _normalise(b))
