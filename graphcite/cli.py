@@ -6,7 +6,7 @@ Every command opens the store, calls one library function and formats its result
 
 from __future__ import annotations
 
-import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,31 +17,51 @@ from rich.table import Table
 
 from graphcite.cli_common import (
     SYMBOLS,
+    AnswerArgument,
     AudienceOption,
     DbOption,
+    DocumentsOption,
+    FormatOption,
     JsonOption,
+    MaxAnswerMbOption,
+    MaxClaimCharsOption,
+    MaxClaimsOption,
+    ModelOption,
+    OneLineErrors,
+    TextOption,
+    answer_input,
+    answer_limits,
+    check_audience,
+    check_input_file,
+    check_int,
+    check_number,
+    check_output_dir,
     err,
     handles_errors,
+    json_line,
+    open_cli_store,
     out,
     print_json,
+    split_documents,
+    stored_answer,
 )
-from graphcite.errors import GraphciteError
+from graphcite.errors import make_error
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None, pretty_exceptions_enable=False,
-                  help="graphcite: check what a cited sentence really rests on.")
+app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  pretty_exceptions_enable=False, help="graphcite: check what a cited sentence really rests on.")
 rules_app = typer.Typer(add_completion=False, invoke_without_command=True,
                         help="List the verification rules, or explain one.")
 app.add_typer(rules_app, name="rules")
+errors_app = typer.Typer(add_completion=False, invoke_without_command=True,
+                         help="List the error codes (code, area, message), or explain one.")
+app.add_typer(errors_app, name="errors")
 
 STYLES = {"supported": "green", "contradicted": "red", "conflict": "yellow", "insufficient": "magenta",
           "unsupported": "magenta", "invalid": "red"}
 _print_json = print_json
 
 
-def _store(db: str | None, *, read_only: bool = False) -> Any:
-    from graphcite.store import open_store
-
-    return open_store(db, read_only=read_only)
+_store = open_cli_store
 
 
 # ----------------------------------------------------------------------------------------------
@@ -63,6 +83,11 @@ def ingest(paths: Annotated[list[str], typer.Argument(help="files or folders to 
 
     from graphcite.ingest import ingest as run_ingest
 
+    check_int(jobs, "--jobs", minimum=1, maximum=max(64, os.cpu_count() or 1))
+    check_number(max_file_mb, "--max-file-mb", minimum=0, above_minimum=True)
+    if any(not p.strip() for p in paths):
+        raise make_error("E101", where="PATHS", detail="an empty path names no file",
+                         fix="pass a file or folder; use . for the current folder")
     with _store(db) as store:
         if quiet or as_json:
             report = run_ingest(store, paths, prefix=prefix, jobs=jobs, max_file_mb=max_file_mb)
@@ -111,12 +136,23 @@ def sources(db: DbOption = None, as_json: JsonOption = False) -> None:
 @app.command()
 @handles_errors
 def show(unit_id: Annotated[str, typer.Argument(help="evidence unit id (chunk_id)")], db: DbOption = None,
-         as_json: JsonOption = False) -> None:
+         audience: AudienceOption = "internal", as_json: JsonOption = False) -> None:
     """Show one evidence unit: text, offsets, heading path, status, page or symbol, typed values."""
+    from graphcite.errors import NotFoundError
     from graphcite.ingest import show_unit
 
+    check_audience(audience)
     with _store(db, read_only=True) as store:
-        unit = show_unit(store, unit_id)
+        try:
+            unit = show_unit(store, unit_id)
+        except NotFoundError:
+            if audience != "public":
+                raise
+            unit = None
+    if audience == "public" and (unit is None or unit.get("visibility") == "restricted"):
+        # the same words whether the unit is missing or restricted: its existence is not disclosed
+        shown = unit_id if len(unit_id) <= 80 else unit_id[:77] + "..."
+        raise make_error("E503", where="UNIT_ID", unit=shown, audience=audience)
     if as_json:
         _print_json(unit)
         return
@@ -135,24 +171,20 @@ def show(unit_id: Annotated[str, typer.Argument(help="evidence unit id (chunk_id
 # ----------------------------------------------------------------------------------------------
 
 
-FormatOption = Annotated[str | None, typer.Option("--format", help="native, cairn, anthropic or markers")]
-DocumentsOption = Annotated[str | None, typer.Option("--documents", help="KEY,KEY,... for document_index / [n]")]
-ModelOption = Annotated[str | None, typer.Option("--spacy-model", help="an installed trained spaCy pipeline")]
-
-
-def _docs(documents: str | None) -> list[str] | None:
-    return [d.strip() for d in documents.split(",") if d.strip()] if documents else None
-
-
 @app.command()
 @handles_errors
-def claims(answer: Annotated[str, typer.Argument(help="answer file or stored answer id")],
+def claims(answer: AnswerArgument = None, text: TextOption = None,
            db: DbOption = None, fmt: FormatOption = None, documents: DocumentsOption = None,
-           spacy_model: ModelOption = None, as_json: JsonOption = False) -> None:
+           spacy_model: ModelOption = None, max_claims: MaxClaimsOption = 10_000,
+           max_answer_mb: MaxAnswerMbOption = 20.0, max_claim_chars: MaxClaimCharsOption = 10_000,
+           as_json: JsonOption = False) -> None:
     """Print an answer's atomic claims with their qualifiers."""
-    from graphcite.claims import atomic_to_dict, load_answer, parts_for
+    from graphcite.claims import atomic_to_dict, parts_for
 
-    loaded = load_answer(answer, format=fmt, documents=_docs(documents))
+    limits = answer_limits(max_claims, max_answer_mb, max_claim_chars)
+    loaded = answer_input(answer, text, fmt=fmt, documents=documents, limits=limits)
+    if isinstance(loaded, str):
+        loaded = stored_answer(db, loaded)[1]
     parts = parts_for(loaded, model=spacy_model)
     rows = [{"claim": i, "text": c.text, "parts": [atomic_to_dict(p) for p in ps]}
             for i, (c, ps) in enumerate(zip(loaded.claims, parts, strict=True))]
@@ -170,19 +202,25 @@ def claims(answer: Annotated[str, typer.Argument(help="answer file or stored ans
 
 @app.command("add-answer")
 @handles_errors
-def add_answer(file: Annotated[str, typer.Argument(help="answer file")], db: DbOption = None,
+def add_answer(file: AnswerArgument = None, text: TextOption = None, db: DbOption = None,
                fmt: FormatOption = None, documents: DocumentsOption = None,
                corrects: Annotated[str | None, typer.Option(help="answer revision this corrects")] = None,
                rationale: Annotated[str | None, typer.Option(help="why the correction was made")] = None,
-               missing_evidence: Annotated[str | None, typer.Option(help="the evidence that was missing")] = None) -> None:
+               missing_evidence: Annotated[str | None, typer.Option(help="the evidence that was missing")] = None,
+               max_claims: MaxClaimsOption = 10_000, max_answer_mb: MaxAnswerMbOption = 20.0,
+               max_claim_chars: MaxClaimCharsOption = 10_000) -> None:
     """Store an answer as an immutable revision (a correction links to the revision it corrects)."""
     from graphcite.claims import add_answer as store_answer
-    from graphcite.claims import load_answer
 
-    loaded = load_answer(file, format=fmt, documents=_docs(documents))
+    limits = answer_limits(max_claims, max_answer_mb, max_claim_chars)
+    loaded = answer_input(file, text, fmt=fmt, documents=documents, limits=limits)
+    if isinstance(loaded, str):
+        rev, stored = stored_answer(db, loaded)
+        out.print(f"{stored.answer_id} is already stored as revision {rev}", markup=False)
+        return
     with _store(db) as store:
         rev = store_answer(store, loaded, corrects=corrects, rationale=rationale, missing_evidence=missing_evidence)
-    out.print(f"stored {loaded.answer_id} as revision {rev}")
+    out.print(f"stored {loaded.answer_id} as revision {rev}", markup=False)
 
 
 @app.command()
@@ -211,9 +249,9 @@ def _config(config_file: str | None, judge: str | None, threshold: float | None,
             judge_model: str | None) -> Any:
     from graphcite.verify import VerifierConfig, load_config
 
+    check_number(threshold, "--threshold", minimum=0, maximum=1)
+    check_input_file(config_file, "--config")
     base = load_config(config_file) if config_file else VerifierConfig()
-    if threshold is not None and not 0 <= threshold <= 1:
-        raise GraphciteError(f"threshold {threshold} is outside 0..1", where="--threshold", fix="pass e.g. 0.5")
     return base.with_overrides(judge=judge, threshold=threshold, judge_url=judge_url, judge_model=judge_model)
 
 
@@ -263,18 +301,26 @@ JudgeModelOption = Annotated[str | None, typer.Option("--judge-model", help="mod
 
 @app.command()
 @handles_errors
-def check(answer: Annotated[str, typer.Argument(help="answer file or stored answer id")],
+def check(answer: AnswerArgument = None, text: TextOption = None,
           db: DbOption = None, as_json: JsonOption = False, audience: AudienceOption = "internal",
           judge: JudgeOption = None, threshold: ThresholdOption = None, config: ConfigOption = None,
           judge_url: JudgeUrlOption = None, judge_model: JudgeModelOption = None,
           fail_under: Annotated[float | None, typer.Option(help="exit 1 when citation_validity is lower")] = None,
-          fmt: FormatOption = None, documents: DocumentsOption = None) -> None:
+          fmt: FormatOption = None, documents: DocumentsOption = None, max_claims: MaxClaimsOption = 10_000,
+          max_answer_mb: MaxAnswerMbOption = 20.0, max_claim_chars: MaxClaimCharsOption = 10_000) -> None:
     """Verify every claim of an answer against the store and record the result."""
     from graphcite.verify import check_answer
 
+    check_audience(audience)
+    check_number(fail_under, "--fail-under", minimum=0, maximum=1)
+    limits = answer_limits(max_claims, max_answer_mb, max_claim_chars)
     cfg = _config(config, judge, threshold, judge_url, judge_model)
+    loaded = answer_input(answer, text, fmt=fmt, documents=documents, limits=limits)
+    if isinstance(loaded, str):
+        stored_answer(db, loaded)  # an unknown id is refused before the store is opened for writing
     with _store(db) as store:
-        report = check_answer(store, answer, config=cfg, audience=audience, format=fmt, documents=_docs(documents))
+        report = check_answer(store, loaded, config=cfg, audience=audience, format=fmt,
+                              documents=split_documents(documents), limits=limits)
     if as_json:
         _print_json(report)
     else:
@@ -285,23 +331,33 @@ def check(answer: Annotated[str, typer.Argument(help="answer file or stored answ
 
 @app.command()
 @handles_errors
-def gate(answer: Annotated[str | None, typer.Argument(help="answer file or stored id")] = None,
+def gate(answer: AnswerArgument = None, text: TextOption = None,
          db: DbOption = None, stream: Annotated[bool, typer.Option(help="read one claim JSON per line on stdin")] = False,
-         audience: AudienceOption = "internal", as_json: JsonOption = False) -> None:
+         audience: AudienceOption = "internal", max_claims: MaxClaimsOption = 10_000,
+         max_answer_mb: MaxAnswerMbOption = 20.0, max_claim_chars: MaxClaimCharsOption = 10_000,
+         as_json: JsonOption = False) -> None:
     """No span, no claim: print only the supported claims, or a decline."""
     from graphcite.verify import VerifierConfig, gate_answer, gate_stream, verify_answer
-    from graphcite.verify.check import resolve_answer
+    from graphcite.verify.check import read_lines, resolve_answer
 
-    with _store(db, read_only=True) as store:
-        if stream:
-            for verdict in gate_stream(store, sys.stdin, config=VerifierConfig(), audience=audience):
-                sys.stdout.write(json.dumps(verdict, ensure_ascii=False) + "\n")
+    check_audience(audience)
+    limits = answer_limits(max_claims, max_answer_mb, max_claim_chars)
+    if stream:
+        if answer is not None or text is not None:
+            raise make_error("E106", where="--stream", detail="--stream reads stdin; it takes no ANSWER or --text")
+        with _store(db, read_only=True) as store:
+            lines = read_lines(getattr(sys.stdin, "buffer", sys.stdin))
+            for verdict in gate_stream(store, lines, config=VerifierConfig(), audience=audience, limits=limits):
+                sys.stdout.write(json_line(verdict))
                 sys.stdout.flush()
-            return
-        if not answer:
-            raise GraphciteError("give an ANSWER or --stream", where="gate", fix="see `graphcite gate --help`")
-        loaded = resolve_answer(store, answer)
-        parsed = loaded[1] if isinstance(loaded, tuple) else loaded
+        return
+    if answer is None and text is None:
+        raise make_error("E106", where="gate", detail="give an ANSWER, --text or --stream",
+                         fix="see `graphcite gate --help`")
+    loaded = answer_input(answer, text, fmt=None, documents=None, limits=limits)
+    with _store(db, read_only=True) as store:
+        found = resolve_answer(store, loaded, limits=limits)
+        parsed = found[1] if isinstance(found, tuple) else found
         result = gate_answer(verify_answer(store, parsed, audience=audience))
     if as_json:
         _print_json(result)
@@ -357,6 +413,34 @@ def rules_explain(code: Annotated[str, typer.Argument(help="rule code (GC301) or
     out.print(explain_rule(code), markup=False)
 
 
+@errors_app.callback()
+@handles_errors
+def errors(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """List the error codes with their area, class, message template and fix."""
+    if ctx.invoked_subcommand:
+        return
+    from graphcite.errors import CATALOGUE
+
+    rows = [{"code": s.code, "area": s.area, "class": s.kind, "message": s.message, "cause": s.cause, "fix": s.fix}
+            for s in CATALOGUE.values()]
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table("code", "area", "class", "message", "fix")
+    for r in rows:
+        table.add_row(r["code"], r["area"], r["class"], r["message"], r["fix"])
+    out.print(table)
+
+
+@errors_app.command("explain")
+@handles_errors
+def errors_explain(code: Annotated[str, typer.Argument(help="error code, e.g. E502")]) -> None:
+    """Print one error code's class, area, message, usual cause and fix."""
+    from graphcite.errors import explain_error
+
+    out.print(explain_error(code), markup=False)
+
+
 # ----------------------------------------------------------------------------------------------
 # evaluation
 # ----------------------------------------------------------------------------------------------
@@ -374,6 +458,7 @@ def annotate(claim_id: Annotated[str, typer.Argument(help="claim id (from check 
     """Record a human judgement of one citation (several reviewers per item; adjudication is its own record)."""
     from graphcite.evaluate import annotate as record
 
+    check_int(citation, "--citation", minimum=0)
     with _store(db) as store:
         row = record(store, claim_id, citation=citation, label=label, rationale=rationale, reviewer=reviewer,
                      adjudication=adjudicate)
@@ -408,6 +493,7 @@ def eval_cmd(labelled_set: Annotated[str, typer.Argument(help="labelled set (JSO
     """Run the verifier over a labelled set: false-support, recall, precision, confusion matrix, by category."""
     from graphcite.evaluate import evaluate_set, render_eval
 
+    check_input_file(labelled_set, "LABELLED_SET")
     cfg = _config(config, judge, None, None, None)
     with _store(db) as store:
         result = evaluate_set(store, Path(labelled_set), config=cfg, baseline=baseline)
@@ -427,15 +513,18 @@ def gate_verifier_cmd(labelled_set: Annotated[str, typer.Argument(help="labelled
     from graphcite.evaluate import gate_verifier
     from graphcite.verify import VerifierConfig, load_config
 
-    def pick(value: str) -> VerifierConfig:
+    def pick(value: str, option: str) -> VerifierConfig:
         if value == "default":
             return VerifierConfig()
         if value == "lexical":
             return VerifierConfig.lexical_baseline()
-        return load_config(value)
+        return load_config(check_input_file(value, option) or value)
+
+    check_input_file(labelled_set, "LABELLED_SET")
 
     with _store(db) as store:
-        result = gate_verifier(store, Path(labelled_set), pick(baseline), pick(candidate))
+        result = gate_verifier(store, Path(labelled_set), pick(baseline, "--baseline"),
+                               pick(candidate, "--candidate"))
     if as_json:
         _print_json(result)
     else:
@@ -462,7 +551,9 @@ def demo(db: Annotated[str, typer.Option("--db", help="store for the demo")] = "
     """Ingest the bundled corpus, check a clean and a trap-laden answer, print reports and metrics."""
     from graphcite.demo import run_demo
 
-    run_demo(db=db, out_dir=Path(out_dir), console=out)
+    if not out_dir.strip():
+        raise make_error("E101", where="--out", detail="an empty path names no folder", fix="pass a folder")
+    run_demo(db=db, out_dir=check_output_dir(Path(out_dir), "--out"), console=out)
 
 
 def _register_graph_commands() -> None:

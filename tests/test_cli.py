@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -60,8 +61,12 @@ def test_ingest_sources_show_check_roundtrip(tmp_path: Path) -> None:
     assert shown["text"] == "Uploads are capped at 25 MB per file."
     human = runner.invoke(app, ["check", str(answer), "--db", db])
     assert "✔ supported" in human.output and "a.md" in human.output
-    failing = runner.invoke(app, ["check", str(answer), "--db", db, "--fail-under", "1.1"])
-    assert failing.exit_code == 1
+    weak = tmp_path / "weak.json"
+    weak.write_text(json.dumps({"answer_id": "y", "claims": [
+        {"text": "Uploads are capped at 25 MB per file.", "citations": [{"source": "a.md", "quote": "25 MB"}]},
+        {"text": "Downloads are unlimited.", "citations": [{"source": "a.md", "start": 10, "end": 5}]}]}))
+    failing = runner.invoke(app, ["check", str(weak), "--db", db, "--fail-under", "1"])
+    assert failing.exit_code == 1, failing.output
 
 
 @pytest.mark.parametrize("args", [
@@ -77,5 +82,5 @@ def test_user_mistakes_exit_2_with_one_line(tmp_path: Path, args: list[str]) -> 
     result = runner.invoke(app, [*args, "--db", db] if args[0] != "rules" else args)
     assert result.exit_code == 2, result.output
     lines = [line for line in result.output.strip().splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    assert len(lines) == 1 and re.match(r"error: E\d{3} \S", lines[0]), result.output
     assert "Traceback" not in result.output

@@ -7,14 +7,15 @@ missing; the old answer and everything recorded about it stay.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from dataclasses import asdict, replace
 from typing import Any
 
 from graphcite.claims.decompose import decompose
-from graphcite.claims.formats import answer_to_dict, load_answer
-from graphcite.errors import NotFoundError
+from graphcite.claims.formats import NO_LIMITS, SPACY_MAX_LENGTH, answer_to_dict, load_answer, parse_json
+from graphcite.errors import NotFoundError, make_error
 from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
 from graphcite.store import Store, utcnow
 
@@ -27,7 +28,10 @@ __all__ = [
     "get_answer",
     "list_answers",
     "parts_for",
+    "suggest_answer",
 ]
+
+_INT32_MAX = 2**31 - 1  # the citation table's offset and page columns; larger values stay in content_json
 
 
 def _canonical(answer: InputAnswer) -> str:
@@ -61,7 +65,9 @@ def atomic_from_dict(data: dict[str, Any]) -> AtomicClaim:
 def parts_for(answer: InputAnswer, *, model: str | None = None) -> list[list[AtomicClaim]]:
     """Atomic parts of every claim; a declared claim type overrides the detected one."""
     out = []
-    for claim in answer.claims:
+    for i, claim in enumerate(answer.claims):
+        if len(claim.text) > SPACY_MAX_LENGTH:  # spaCy's E088: refuse here rather than crash inside it
+            raise make_error("E205", where=f"claims[{i}].text", length=len(claim.text), limit=SPACY_MAX_LENGTH)
         parts = decompose(claim.text, model=model) or [AtomicClaim(text=claim.text, span=(0, len(claim.text)))]
         parts = [replace(p, sentence=claim.text, claim_type=claim.claim_type or p.claim_type) for p in parts]
         out.append(parts)
@@ -102,10 +108,23 @@ def add_answer(store: Store, answer: InputAnswer | dict[str, Any] | str, *, corr
                 citation_rows.append({
                     "citation_id": f"{parent}-{index}", "claim_id": parent, "ordinal": index,
                     "source_key": cit.source, "revision": cit.revision, "chunk_id": cit.chunk_id,
-                    "start": cit.start, "end": cit.end, "quote": cit.quote, "role": cit.role, "page": cit.page})
+                    "start": _column(cit.start), "end": _column(cit.end), "quote": cit.quote, "role": cit.role,
+                    "page": _column(cit.page)})
         store.bulk_insert("claim", claim_rows)
         store.bulk_insert("citation", citation_rows)
     return rev
+
+
+def _column(value: int | None) -> int | None:
+    return value if value is not None and 0 <= value <= _INT32_MAX else None
+
+
+def suggest_answer(store: Store, ref: str) -> str | None:
+    """The stored answer id or revision closest to a mistyped ``ref`` (difflib), or None."""
+    names = [row["name"] for row in store.rows(
+        "SELECT DISTINCT answer_id AS name FROM answer UNION SELECT answer_rev AS name FROM answer")]
+    close = difflib.get_close_matches(ref.strip(), names, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def get_answer(store: Store, ref: str) -> tuple[str, InputAnswer]:
@@ -114,9 +133,12 @@ def get_answer(store: Store, ref: str) -> tuple[str, InputAnswer]:
         "SELECT answer_rev, content_json, format FROM answer WHERE answer_id = ? ORDER BY stored_at DESC, "
         "answer_rev LIMIT 1", [ref])
     if row is None:
+        closest = suggest_answer(store, ref)
         raise NotFoundError(f"no stored answer {ref!r}", where="ANSWER",
-                            fix="pass an answer file, or run `graphcite answers` to list stored ones")
-    answer = load_answer(json.loads(row["content_json"]), format="native")
+                            fix=(f"did you mean {closest!r}? " if closest else "")
+                            + "pass an answer file, or run `graphcite answers` to list stored ones")
+    # stored content passed the limits it was stored under; read it back whatever today's limits are
+    answer = load_answer(parse_json(row["content_json"]), format="native", limits=NO_LIMITS)
     return row["answer_rev"], InputAnswer(answer.answer_id, answer.question, answer.claims, row["format"],
                                           answer.documents)
 

@@ -35,9 +35,15 @@ Four formats are accepted; :func:`load_answer` detects which one unless ``format
     to a ``Passages:`` list (``[1] policy.md: "quoted text"``), ``[policy.md:120-180]`` cites
     document offsets directly. The syntax is described in :mod:`graphcite.claims.markers`.
 
-Every error is an :class:`~graphcite.errors.AnswerFormatError` whose ``where`` is the JSON path
-(``claims[3].citations[0].end``) or ``line N`` for marker files, and whose cause says what was
-expected.
+Every error is an :class:`~graphcite.errors.AnswerFormatError` (coded E2xx) whose ``where`` is the
+JSON path (``claims[3].citations[0].quote``) or ``line N`` for marker files, and whose cause says what
+was expected. Only an answer that cannot be read is refused: an offset or page that is negative,
+reversed, not an integer or beyond 2^63 - 1 does not refuse the answer but gives its citation a
+``defect``, which verification reports as an invalid citation (GC105). :class:`AnswerLimits` bounds
+the bytes read, the number of claims and the length of a claim (never above spaCy's 1,000,000).
+
+A ``str`` given to :func:`load_answer` is a path unless it is plainly content (several lines, or
+JSON); :func:`load_answer_text` reads text explicitly, as ``--text`` and ``-`` (stdin) do.
 """
 
 from __future__ import annotations
@@ -45,25 +51,80 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import stat
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from graphcite.claims.markers import parse_markers
-from graphcite.errors import AnswerFormatError
+from graphcite.errors import AnswerFormatError, make_error
 from graphcite.models import CLAIM_TYPES, CitationRef, InputAnswer, InputClaim
 
-__all__ = ["FORMATS", "answer_to_dict", "detect_format", "load_answer"]
+__all__ = ["DEFAULT_LIMITS", "FORMATS", "MAX_OFFSET", "NO_LIMITS", "SPACY_MAX_LENGTH", "AnswerLimits",
+           "answer_to_dict", "detect_format", "load_answer", "load_answer_text", "parse_json", "read_answer_file"]
 
 FORMATS = ("native", "cairn", "anthropic", "markers")
+MAX_OFFSET = 2**63 - 1  # the largest offset or page a 64-bit column holds; beyond it a citation is invalid
+SPACY_MAX_LENGTH = 1_000_000  # spaCy's default nlp.max_length (its error E088): no claim may be longer
 
 _CAIRN_FIELDS = frozenset({"supported", "support_score"})
 _CLAIM_KEYS = frozenset({"text", "citations", "type", "premises", "id", *_CAIRN_FIELDS})
-# each kind also tolerates the other kind's key set to null
+# each kind also tolerates the other kind's key set to null; "defect" is written by answer_to_dict
 _SOURCE_CITATION_KEYS = frozenset({"source", "revision", "start", "end", "quote", "role", "page", "page_end",
-                                   "chunk_id"})
-_CHUNK_CITATION_KEYS = frozenset({"chunk_id", "start", "end", "quote", "role", "page", "page_end", "source"})
-_JSON_SUFFIXES = (".json", ".txt", ".md", ".jsonl", ".markdown")
+                                   "chunk_id", "defect"})
+_CHUNK_CITATION_KEYS = frozenset({"chunk_id", "start", "end", "quote", "role", "page", "page_end", "source",
+                                  "defect"})
+_LONG_INT_DIGITS = 40  # JSON integers longer than this are kept as digits, never converted
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerLimits:
+    """Bounds on what one answer may cost: bytes read, claims, characters per claim (None: no bound).
+
+    The defaults keep a check within seconds and a few hundred MB; the CLI exposes each one
+    (``--max-answer-mb``, ``--max-claims``, ``--max-claim-chars``).
+    """
+
+    max_bytes: int | None = 20_000_000
+    max_claims: int | None = 10_000
+    max_claim_chars: int | None = 10_000
+
+    def check_claims(self, count: int, where: str = "claims") -> None:
+        """Refuse an answer with more claims than allowed (E204)."""
+        if self.max_claims is not None and count > self.max_claims:
+            raise make_error("E204", where=where, count=count, limit=self.max_claims)
+
+    def check_claim_text(self, text: str, where: str) -> None:
+        """Refuse a claim longer than allowed (E205); never longer than spaCy can read."""
+        limit = min(self.max_claim_chars or SPACY_MAX_LENGTH, SPACY_MAX_LENGTH)
+        if len(text) > limit:
+            raise make_error("E205", where=where, length=len(text), limit=limit)
+
+    def check_bytes(self, size: int, where: str) -> None:
+        """Refuse an answer larger than allowed (E203)."""
+        if self.max_bytes is not None and size > self.max_bytes:
+            raise make_error("E203", where=where, size=size, limit=self.max_bytes)
+
+
+DEFAULT_LIMITS = AnswerLimits()
+NO_LIMITS = AnswerLimits(max_bytes=None, max_claims=None, max_claim_chars=SPACY_MAX_LENGTH)
+
+
+class _LongNumber:
+    """A JSON integer too long to convert (Python refuses over 4,300 digits); kept as its digit count."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, text: str) -> None:
+        self.digits = len(text.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<{self.digits}-digit number>"
+
+
+def _parse_int(text: str) -> int | _LongNumber:
+    return int(text) if len(text) <= _LONG_INT_DIGITS else _LongNumber(text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -76,32 +137,92 @@ def load_answer(
     *,
     format: str | None = None,
     documents: list[str] | None = None,
+    limits: AnswerLimits = DEFAULT_LIMITS,
 ) -> InputAnswer:
-    """Read an answer from a file path, JSON/marker text or a parsed dict into an InputAnswer.
+    """Read an answer from a file path, JSON text or a parsed dict into an InputAnswer.
 
-    A ``str`` is a file path when it names an existing file, or looks like one (a single line
-    without ``[`` ending in ``.json``, ``.txt`` or ``.md``); otherwise it is the answer's content.
-    ``format`` forces one of :data:`FORMATS`; ``documents`` maps Anthropic ``document_index`` and
-    bare ``[n]`` markers to source keys.
+    A ``str`` is JSON or marker text when it spans several lines or starts with ``{`` or ``[``;
+    any other ``str`` is a file path, so a mistyped name is "not found", never an answer whose text is
+    the typo. Use :func:`load_answer_text` for one-line marker text. ``format`` forces one of
+    :data:`FORMATS`; ``documents`` maps Anthropic ``document_index`` and bare ``[n]`` markers to
+    source keys; ``limits`` bounds bytes, claims and claim length.
     """
-    if format is not None and format not in FORMATS:
-        raise AnswerFormatError(
-            f"unknown answer format {format!r}", where="--format", fix=f"use one of {', '.join(FORMATS)}"
-        )
-    if documents is not None:
-        documents = _check_documents(documents, "documents (argument)")
+    format, documents = _check_options(format, documents)
     if isinstance(source, Mapping):
-        return _load_data(dict(source), format, documents)
+        return _load_data(dict(source), format, documents, limits)
     if isinstance(source, Path):
-        text = _read_file(source)
-    elif isinstance(source, str):
-        text = _read_file(Path(source)) if _names_a_file(source) else source
-    else:
-        raise AnswerFormatError(
-            f"cannot read an answer from a {type(source).__name__}",
-            fix="pass a file path, the answer's text or a dict",
-        )
-    return _load_text(text, format, documents)
+        return _load_text(read_answer_file(source, limits), format, documents, limits)
+    if isinstance(source, str):
+        if "\n" in source or "\r" in source or source.lstrip("\ufeff \t").startswith(("{", "[")):
+            return load_answer_text(source, format=format, documents=documents, limits=limits)
+        return _load_text(read_answer_file(Path(source), limits), format, documents, limits)
+    raise AnswerFormatError(
+        f"cannot read an answer from a {type(source).__name__}",
+        fix="pass a file path, the answer's text or a dict",
+    )
+
+
+def load_answer_text(
+    text: str,
+    *,
+    format: str | None = None,
+    documents: list[str] | None = None,
+    limits: AnswerLimits = DEFAULT_LIMITS,
+    where: str = "--text",
+) -> InputAnswer:
+    """Read an answer given as text (JSON or markers): the explicit way, as ``--text`` and stdin do."""
+    format, documents = _check_options(format, documents)
+    if not isinstance(text, str):
+        raise AnswerFormatError(f"expected the answer's text, found {type(text).__name__}", where=where)
+    if limits.max_bytes is not None and len(text) * 4 > limits.max_bytes:
+        limits.check_bytes(len(text.encode("utf-8", "surrogatepass")), where)
+    return _load_text(text, format, documents, limits)
+
+
+def read_answer_file(path: Path, limits: AnswerLimits = DEFAULT_LIMITS) -> str:
+    """The UTF-8 text of an answer file: a regular file within the byte limit, never a folder or device."""
+    where = str(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise make_error("E202", where=where, detail="file not found", fix="check the path") from None
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
+        raise make_error("E202", where=where[:300], detail=reason.lower()) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise make_error("E202", where=where, detail="it is a directory, not an answer file")
+    if not stat.S_ISREG(info.st_mode):
+        raise make_error("E202", where=where, detail="not a regular file (a device, FIFO or socket)")
+    limits.check_bytes(info.st_size, where)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limits.max_bytes + 1 if limits.max_bytes is not None else -1)
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc) or exc.__class__.__name__
+        raise make_error("E202", where=where, detail=reason.lower()) from None
+    limits.check_bytes(len(data), where)  # the file grew after stat
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise make_error("E202", where=where, detail=f"not UTF-8 text (bad byte at offset {exc.start})",
+                         fix="save the answer as UTF-8") from None
+
+
+def parse_json(text: str | bytes, where: str = "$") -> Any:
+    """``json.loads`` that never raises anything but an AnswerFormatError (E206, E207).
+
+    Integers longer than 40 digits stay unconverted (they are out of every range anyway), so a
+    5,000-digit number is an invalid offset, not a crash.
+    """
+    try:
+        return json.loads(text, parse_int=_parse_int)
+    except json.JSONDecodeError as exc:
+        at = f"line {exc.lineno} column {exc.colno}" if where == "$" else f"{where} column {exc.colno}"
+        raise make_error("E206", where=at, detail=exc.msg) from None
+    except RecursionError:
+        raise make_error("E207", where=where) from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise make_error("E206", where=where, detail=str(exc).splitlines()[0][:200]) from None
 
 
 def detect_format(data: Any) -> str:
@@ -134,7 +255,8 @@ def answer_to_dict(answer: InputAnswer) -> dict[str, Any]:
     """The canonical native dict of an answer: fixed key order, absent fields left out.
 
     Loading this dict with :func:`load_answer` gives back the same claims, so it is what gets
-    hashed and stored whatever format the answer arrived in.
+    hashed and stored whatever format the answer arrived in. A citation's ``defect`` is kept, so
+    a stored answer reports the same invalid citation as the file it came from.
     """
     out: dict[str, Any] = {"answer_id": answer.answer_id, "question": answer.question}
     if answer.documents:
@@ -148,59 +270,30 @@ def answer_to_dict(answer: InputAnswer) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------
 
 
-def _names_a_file(text: str) -> bool:
-    if "\n" in text or text.lstrip().startswith(("{", "[")):
-        return False
-    if len(text) < 4096:
-        try:
-            if Path(text).is_file():
-                return True
-        except (OSError, ValueError):
-            return False
-    return "[" not in text and text.strip().lower().endswith(_JSON_SUFFIXES)
+def _check_options(format: str | None, documents: list[str] | None) -> tuple[str | None, list[str] | None]:
+    if format is not None and format not in FORMATS:
+        raise AnswerFormatError(f"unknown answer format {format!r}", where="--format",
+                                fix=f"use one of {', '.join(FORMATS)}", code="E105")
+    if documents is not None:
+        documents = _check_documents(documents, "documents (argument)")
+    return format, documents
 
 
-def _read_file(path: Path) -> str:
-    where = str(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise AnswerFormatError("answer file not found", where=where, fix="check the path") from None
-    except IsADirectoryError:
-        raise AnswerFormatError("is a directory, not an answer file", where=where) from None
-    except (OSError, ValueError) as exc:
-        raise AnswerFormatError(f"cannot read the answer file ({exc.__class__.__name__})", where=where) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise AnswerFormatError(
-            f"not UTF-8 text (bad byte at offset {exc.start})", where=where, fix="save the answer as UTF-8"
-        ) from None
-
-
-def _load_text(text: str, format: str | None, documents: list[str] | None) -> InputAnswer:
+def _load_text(text: str, format: str | None, documents: list[str] | None, limits: AnswerLimits) -> InputAnswer:
     stripped = text.lstrip("\ufeff \t\r\n")
     looks_json = stripped.startswith(("{", "["))
     if format == "markers" or (format is None and not looks_json):
         if not stripped:
-            raise AnswerFormatError("the answer is empty", where="$", fix="give a JSON answer or marker text")
+            raise make_error("E208", where="$")
         _check_text(text, "$")
-        parsed = parse_markers(text, documents)
+        parsed = parse_markers(text, documents, max_claim_chars=min(limits.max_claim_chars or SPACY_MAX_LENGTH,
+                                                                    SPACY_MAX_LENGTH))
+        limits.check_claims(len(parsed.claims), where="$")
         return _finish(parsed.answer_id, parsed.question, parsed.claims, "markers", documents or [])
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise AnswerFormatError(
-            f"not valid JSON: {exc.msg}",
-            where=f"line {exc.lineno} column {exc.colno}",
-            fix="fix the JSON, or use --format markers for plain text with [n] markers",
-        ) from None
-    except RecursionError:
-        raise AnswerFormatError("JSON nested too deeply", where="$") from None
-    return _load_data(data, format, documents)
+    return _load_data(parse_json(text), format, documents, limits)
 
 
-def _load_data(data: Any, format: str | None, documents: list[str] | None) -> InputAnswer:
+def _load_data(data: Any, format: str | None, documents: list[str] | None, limits: AnswerLimits) -> InputAnswer:
     if format == "markers":
         raise AnswerFormatError(
             "format 'markers' expects plain text, got JSON data", where="--format",
@@ -209,8 +302,8 @@ def _load_data(data: Any, format: str | None, documents: list[str] | None) -> In
     found = detect_format(data)
     chosen = format or found
     if chosen == "anthropic":
-        return _load_anthropic(data, documents)
-    return _load_native(data, chosen, documents)
+        return _load_anthropic(data, documents, limits)
+    return _load_native(data, chosen, documents, limits)
 
 
 # --------------------------------------------------------------------------------------------
@@ -223,7 +316,7 @@ def _json_type(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, int | float):
+    if isinstance(value, int | float | _LongNumber):
         return "a number"
     if isinstance(value, str):
         return "a string"
@@ -262,16 +355,60 @@ def _string(value: Any, where: str, *, optional: bool = False, non_empty: bool =
 def _index(value: Any, where: str, *, optional: bool = False, minimum: int = 0) -> int | None:
     if value is None and optional:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum or value > MAX_OFFSET:
         what = "a non-negative integer" if minimum == 0 else f"an integer >= {minimum}"
         raise AnswerFormatError(f"expected {what}, found {_short(value)}", where=where)
     return value
 
 
 def _short(value: Any) -> str:
+    if isinstance(value, _LongNumber):
+        return f"a {value.digits:,}-digit number"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
     if isinstance(value, bool | int | float) or value is None:
         return json.dumps(value)
     return _json_type(value)
+
+
+def _locator(value: Any, name: str, *, minimum: int = 0, required: bool = False) -> tuple[int | None, str | None]:
+    """An offset or page, or the reason it is unusable: ``(value, None)`` or ``(None, defect)``.
+
+    A bad locator does not make the answer unreadable: it makes its citation invalid (GC105).
+    """
+    if value is None:
+        return None, (f"{name} is missing" if required else None)
+    if isinstance(value, _LongNumber):
+        return None, f"{name} ({_short(value)}) is out of range (at most 2^63 - 1)"
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None, f"{name} {_short(value)} is not an integer"
+    shown = _short(value) if value.bit_length() <= 128 else f"({_short(value)})"
+    if value < minimum:
+        return None, f"{name} {shown} is " + ("negative" if minimum == 0 else f"below {minimum}")
+    if value > MAX_OFFSET:
+        return None, f"{name} {shown} is out of range (at most 2^63 - 1)"
+    return value, None
+
+
+def _span(start: Any, end: Any, names: tuple[str, str], *, required: bool = False,
+          minimum: int = 0) -> tuple[int | None, int | None, str | None]:
+    """A (start, end) pair read with :func:`_locator`; a half or reversed pair is a defect too."""
+    first, problem_a = _locator(start, names[0], minimum=minimum, required=required)
+    last, problem_b = _locator(end, names[1], minimum=minimum, required=required)
+    problems = [p for p in (problem_a, problem_b) if p]
+    if not problems and (first is None) != (last is None):
+        missing = names[1] if last is None else names[0]
+        problems.append(f"{missing} is missing (give both {names[0]} and {names[1]}, or neither)")
+    if not problems and first is not None and last is not None and first > last:
+        problems.append(f"{names[0]} {first} is after {names[1]} {last}")
+    if problems:
+        return None, None, "; ".join(problems)
+    return first, last, None
+
+
+def _join_defects(*defects: str | None) -> str | None:
+    found = [d for d in defects if d]
+    return "; ".join(found) if found else None
 
 
 def _mapping(value: Any, where: str) -> Mapping[str, Any]:
@@ -296,18 +433,8 @@ def _check_keys(obj: Mapping[str, Any], allowed: frozenset[str], where: str) -> 
         raise AnswerFormatError(
             f"unknown field {unknown[0]!r}",
             where=where,
-            fix=f"allowed fields: {', '.join(sorted(allowed))}",
+            fix=f"allowed fields: {', '.join(sorted(allowed - {'defect'}))}",
         )
-
-
-def _check_span(start: int | None, end: int | None, where: str) -> None:
-    if (start is None) != (end is None):
-        missing = "end" if end is None else "start"
-        raise AnswerFormatError(f"{missing} is missing", where=f"{where}.{missing}",
-                                fix="give both start and end, or neither")
-    if start is not None and end is not None and start > end:
-        raise AnswerFormatError(f"start {start} is after end {end}", where=where,
-                                fix="offsets are code points, end exclusive")
 
 
 def _check_documents(value: Any, where: str) -> list[str]:
@@ -326,28 +453,30 @@ def _check_documents(value: Any, where: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-def _load_native(data: Any, format: str, documents: list[str] | None) -> InputAnswer:
+def _load_native(data: Any, format: str, documents: list[str] | None, limits: AnswerLimits) -> InputAnswer:
     top = _mapping(data, "$")
     if "claims" not in top:
         raise AnswerFormatError("missing required field 'claims'", where="claims",
                                 fix="an answer needs a 'claims' list (it may be empty)")
     raw_claims = _array(top["claims"], "claims")
+    limits.check_claims(len(raw_claims))
     question = _string(top.get("question"), "question", optional=True, non_empty=False)
     docs = documents if documents is not None else (
         _check_documents(top["documents"], "documents") if top.get("documents") is not None else []
     )
-    claims = tuple(_native_claim(raw, i, len(raw_claims)) for i, raw in enumerate(raw_claims))
+    claims = tuple(_native_claim(raw, i, len(raw_claims), limits) for i, raw in enumerate(raw_claims))
     answer_id = _string(top.get("answer_id"), "answer_id", optional=True)
     return _finish(answer_id, question, claims, format, docs)
 
 
-def _native_claim(raw: Any, i: int, count: int) -> InputClaim:
+def _native_claim(raw: Any, i: int, count: int, limits: AnswerLimits) -> InputClaim:
     where = f"claims[{i}]"
     obj = _mapping(raw, where)
     _check_keys(obj, _CLAIM_KEYS, where)
     if "text" not in obj:
         raise AnswerFormatError("missing required field 'text'", where=f"{where}.text")
-    text = _string(obj["text"], f"{where}.text") or ""
+    text = (_string(obj["text"], f"{where}.text") or "").strip()
+    limits.check_claim_text(text, f"{where}.text")
     citations = tuple(
         _native_citation(c, f"{where}.citations[{j}]")
         for j, c in enumerate(_optional_array(obj.get("citations"), f"{where}.citations"))
@@ -369,9 +498,9 @@ def _native_claim(raw: Any, i: int, count: int) -> InputClaim:
     if supported is not None and not isinstance(supported, bool):
         raise AnswerFormatError(f"expected a boolean, found {_json_type(supported)}", where=f"{where}.supported")
     score = obj.get("support_score")
-    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float | _LongNumber)):
         raise AnswerFormatError(f"expected a number, found {_json_type(score)}", where=f"{where}.support_score")
-    return InputClaim(text=text.strip(), citations=citations, claim_type=claim_type, premises=tuple(premises))
+    return InputClaim(text=text, citations=citations, claim_type=claim_type, premises=tuple(premises))
 
 
 def _native_citation(raw: Any, where: str) -> CitationRef:
@@ -384,13 +513,13 @@ def _native_citation(raw: Any, where: str) -> CitationRef:
             fix="cite a source key (offsets into the document) or a chunk_id (offsets into the unit)",
         )
     _check_keys(obj, _SOURCE_CITATION_KEYS if has_source else _CHUNK_CITATION_KEYS, where)
-    start = _index(obj.get("start"), f"{where}.start", optional=True)
-    end = _index(obj.get("end"), f"{where}.end", optional=True)
-    _check_span(start, end, where)
-    page = _index(obj.get("page"), f"{where}.page", optional=True, minimum=1)
-    page_end = _index(obj.get("page_end"), f"{where}.page_end", optional=True, minimum=1)
-    if page_end is not None and (page is None or page_end < page):
-        raise AnswerFormatError("page_end needs a page at or before it", where=f"{where}.page_end")
+    start, end, span_defect = _span(obj.get("start"), obj.get("end"), ("start", "end"))
+    page, page_defect = _locator(obj.get("page"), "page", minimum=1)
+    page_end, page_end_defect = _locator(obj.get("page_end"), "page_end", minimum=1)
+    if page_end is not None and (page is None or page_end < page) and not page_defect:
+        page_end_defect = f"page_end {page_end} needs a page at or before it"
+    if page_defect or page_end_defect:
+        page = page_end = None
     return CitationRef(
         source=_string(obj.get("source"), f"{where}.source", optional=True),
         revision=_string(obj.get("revision"), f"{where}.revision", optional=True),
@@ -401,6 +530,8 @@ def _native_citation(raw: Any, where: str) -> CitationRef:
         role=_string(obj.get("role"), f"{where}.role", optional=True),
         page=page,
         page_end=page_end,
+        defect=_join_defects(_string(obj.get("defect"), f"{where}.defect", optional=True), span_defect,
+                             page_defect, page_end_defect),
     )
 
 
@@ -427,9 +558,11 @@ def _claim_to_dict(claim: InputClaim) -> dict[str, Any]:
     return out
 
 
+_CITATION_FIELDS = ("source", "revision", "chunk_id", "start", "end", "quote", "role", "page", "page_end", "defect")
+
+
 def _citation_to_dict(citation: CitationRef) -> dict[str, Any]:
-    fields = ("source", "revision", "chunk_id", "start", "end", "quote", "role", "page", "page_end")
-    return {name: getattr(citation, name) for name in fields if getattr(citation, name) is not None}
+    return {name: getattr(citation, name) for name in _CITATION_FIELDS if getattr(citation, name) is not None}
 
 
 # --------------------------------------------------------------------------------------------
@@ -444,7 +577,7 @@ def _is_sentence(text: str) -> bool:
     return bool(re.search(r"\w[^\w\s]*[.!?]", text)) and len(_WORD.findall(text, 0, 10_000)) >= 3
 
 
-def _load_anthropic(data: Any, documents: list[str] | None) -> InputAnswer:
+def _load_anthropic(data: Any, documents: list[str] | None, limits: AnswerLimits) -> InputAnswer:
     top = _mapping(data, "$")
     kind = top.get("type", "message")
     if kind != "message":
@@ -470,12 +603,16 @@ def _load_anthropic(data: Any, documents: list[str] | None) -> InputAnswer:
         cites = _optional_array(raw_citations, f"{where}.citations")
         if not cites:
             if _is_sentence(text):
+                limits.check_claim_text(text.strip(), f"{where}.text")
                 claims.append(InputClaim(text=text.strip()))
+                limits.check_claims(len(claims), where="content")
             continue
         if not text.strip():
             raise AnswerFormatError("a cited text block has no text", where=f"{where}.text")
+        limits.check_claim_text(text.strip(), f"{where}.text")
         refs = tuple(_anthropic_citation(c, f"{where}.citations[{j}]", docs) for j, c in enumerate(cites))
         claims.append(InputClaim(text=text.strip(), citations=refs))
+        limits.check_claims(len(claims), where="content")
     answer_id = _string(top.get("id"), "id", optional=True)
     question = _string(top.get("question"), "question", optional=True, non_empty=False)
     return _finish(answer_id, question, tuple(claims), "anthropic", docs)
@@ -497,22 +634,20 @@ def _anthropic_citation(raw: Any, where: str, docs: list[str]) -> CitationRef:
     kind = obj.get("type")
     quote = _string(obj.get("cited_text"), f"{where}.cited_text", optional=True, non_empty=False)
     if kind == "char_location":
-        start = _index(obj.get("start_char_index"), f"{where}.start_char_index")
-        end = _index(obj.get("end_char_index"), f"{where}.end_char_index")
-        _check_span(start, end, where)
-        return CitationRef(source=_document_key(obj, where, docs), start=start, end=end, quote=quote)
+        start, end, defect = _span(obj.get("start_char_index"), obj.get("end_char_index"),
+                                   ("start_char_index", "end_char_index"), required=True)
+        return CitationRef(source=_document_key(obj, where, docs), start=start, end=end, quote=quote, defect=defect)
     if kind == "page_location":
-        first = _index(obj.get("start_page_number"), f"{where}.start_page_number", minimum=1) or 1
-        stop = _index(obj.get("end_page_number"), f"{where}.end_page_number", minimum=1) or 1
-        if stop < first:
-            raise AnswerFormatError(f"end_page_number {stop} is before start_page_number {first}", where=where)
+        first, stop, defect = _span(obj.get("start_page_number"), obj.get("end_page_number"),
+                                    ("start_page_number", "end_page_number"), required=True, minimum=1)
+        if first is None or stop is None:
+            return CitationRef(source=_document_key(obj, where, docs), quote=quote, defect=defect)
         return CitationRef(source=_document_key(obj, where, docs), page=first, page_end=max(first, stop - 1),
                            quote=quote)
     if kind == "content_block_location":
-        first = _index(obj.get("start_block_index"), f"{where}.start_block_index")
-        stop = _index(obj.get("end_block_index"), f"{where}.end_block_index")
-        _check_span(first, stop, where)
-        return CitationRef(source=_document_key(obj, where, docs), quote=quote)
+        _, _, defect = _span(obj.get("start_block_index"), obj.get("end_block_index"),
+                             ("start_block_index", "end_block_index"), required=True)
+        return CitationRef(source=_document_key(obj, where, docs), quote=quote, defect=defect)
     if kind == "search_result_location":
         return CitationRef(source=_string(obj.get("source"), f"{where}.source"), quote=quote)
     if kind == "web_search_result_location":

@@ -16,6 +16,11 @@ bullet; markers right after the full stop belong to the sentence before it. Clai
 sentence without its markers and bullet. Sentences without markers become claims without citations
 when they contain letters. Errors name the line: ``line 4: marker [4] has no entry in the passage
 list``. See ``schema/examples/markers.txt``.
+
+Windows line ends (CRLF) and old Mac ones (CR) read like ``\n``. A keyed marker whose offsets are not
+two non-negative integers (``[policy.md:-5-10]``, ``[policy.md:1.5-3]``), are reversed or exceed
+2^63 - 1 is still a marker: its citation carries a ``defect`` and is reported invalid, and the rest of
+the answer is read. The same holds for the offsets of a passage line.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from graphcite.errors import AnswerFormatError
+from graphcite.errors import make_error
 from graphcite.models import CitationRef, InputClaim
 
 __all__ = ["MarkerAnswer", "parse_markers"]
@@ -31,9 +36,13 @@ __all__ = ["MarkerAnswer", "parse_markers"]
 
 _REF_KEY = r"(?:<[^<>\n]+>|[^\s\[\]<>:@,]+)"
 _NUMBERED = r"\[\s*\d+(?:\s*,\s*\d+)*\s*\]"
-_KEYED = rf"\[(?P<key>{_REF_KEY})(?:@(?P<rev>[^\s\[\]:@]+))?:(?P<s>\d+)\s*-\s*(?P<e>\d+)\]"
+# offsets as written: digits, signs, dots, exponents, dashes; at least one digit and one dash
+_SPAN_CHARS = r"[-\u2013+\d.,eE \t]"
+_SPAN_TEXT = rf"(?={_SPAN_CHARS}*\d)(?={_SPAN_CHARS}*[-\u2013]){_SPAN_CHARS}+"  # scans stop at any other char
+_KEYED = rf"\[(?P<key>{_REF_KEY})(?:@(?P<rev>[^\s\[\]:@]+))?:(?P<span>{_SPAN_TEXT})\]"
 _MARKER = re.compile(rf"{_NUMBERED}|{_KEYED}")
-_MARKER_RUN = re.compile(rf"(?:[ \t]*(?:{_NUMBERED}|\[{_REF_KEY}(?:@[^\s\[\]:@]+)?:\d+\s*-\s*\d+\]))+")
+_MARKER_RUN = re.compile(rf"(?:[ \t]*(?:{_NUMBERED}|\[{_REF_KEY}(?:@[^\s\[\]:@]+)?:{_SPAN_TEXT}\]))+")
+_WELL_FORMED_SPAN = re.compile(r"(\d+)[ \t]*-[ \t]*(\d+)")
 _SECTION = re.compile(r"^[ \t]*#*[ \t]*(passages|references|sources)[ \t]*:?[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _HEADER = re.compile(r"^[ \t]*(question|answer-id|answer_id)[ \t]*:[ \t]*(.*)$", re.IGNORECASE)
 _END = re.compile(r"[.!?]+[\"'”’)\]]*")
@@ -42,7 +51,7 @@ _BULLET = re.compile(r"^[ \t]*(?:[-*•+]|\d+[.)])[ \t]+")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "fig", "no", "dr", "mr", "ms", "st"})
 _PASSAGE = re.compile(
     rf"^[ \t]*\[(?P<n>\d+)\][ \t]*(?:chunk:(?P<chunk>[^\s:]+)|(?P<key>{_REF_KEY})(?:@(?P<rev>[^\s:@]+))?)"
-    r"(?::(?P<s>\d+)\s*-\s*(?P<e>\d+))?(?:[ \t]*:[ \t]*(?P<quote>.*?))?[ \t]*$"
+    rf"(?::(?P<span>{_SPAN_TEXT}))?(?:[ \t]*:[ \t]*(?P<quote>.*?))?[ \t]*$"
 )
 _QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’"}
 _NON_SPACE = re.compile(r"\S")
@@ -50,6 +59,8 @@ _DIGITS = re.compile(r"\d+")
 _NEWLINE = re.compile(r"[ \t]*\n[ \t]*")
 _LETTER = re.compile(r"[^\W\d_]")
 _LAST_WORD = re.compile(r"(\w+(?:\.\w+)*)$")
+_MAX_OFFSET = 2**63 - 1
+_MAX_NUMBER_DIGITS = 9  # a passage number beyond this cannot be listed
 
 
 class MarkerAnswer(NamedTuple):
@@ -64,18 +75,34 @@ def _line_of(text: str, offset: int) -> str:
     return f"line {text.count(chr(10), 0, offset) + 1}"
 
 
-def _reversed(start: int, end: int, where: str) -> None:
-    raise AnswerFormatError(f"start {start} is after end {end}", where=where,
-                            fix="offsets are code points, end exclusive")
+def _offsets(span: str) -> tuple[int | None, int | None, str | None]:
+    """``(start, end, None)`` for a well-formed ``START-END``, else ``(None, None, defect)``."""
+    match = _WELL_FORMED_SPAN.fullmatch(span.strip())
+    shown = span.strip() if len(span.strip()) <= 40 else span.strip()[:37] + "..."
+    if match is None:
+        return None, None, f"malformed offsets {shown!r} (expected START-END, two non-negative integers)"
+    digits = match.group(1), match.group(2)
+    if any(len(d.lstrip("0")) > 19 for d in digits) or any(int(d) > _MAX_OFFSET for d in digits):
+        return None, None, f"offsets {shown!r} are out of range (at most 2^63 - 1)"
+    start, end = int(digits[0]), int(digits[1])
+    if start > end:
+        return None, None, f"start {start} is after end {end}"
+    return start, end, None
 
 
-def parse_markers(text: str, documents: list[str] | None = None) -> MarkerAnswer:
-    """Question, answer id and claims of a marker answer (see the module docstring for the syntax)."""
+def parse_markers(text: str, documents: list[str] | None = None, *,
+                  max_claim_chars: int | None = None) -> MarkerAnswer:
+    """Question, answer id and claims of a marker answer (see the module docstring for the syntax).
+
+    A claim longer than ``max_claim_chars`` is refused (E205) naming its line.
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     question: str | None = None
     answer_id: str | None = None
     body_start = 0
     for line in text.splitlines(keepends=True):
-        match = _HEADER.match(line.rstrip("\r\n"))
+        match = _HEADER.match(line.rstrip("\n"))
         if not match and line.strip():
             break
         if match:
@@ -91,6 +118,8 @@ def parse_markers(text: str, documents: list[str] | None = None) -> MarkerAnswer
     for start, end in _sentences(text, body_start, body_end):
         claim = _marker_claim(text, start, end, passages, documents)
         if claim is not None:
+            if max_claim_chars is not None and len(claim.text) > max_claim_chars:
+                raise make_error("E205", where=_line_of(text, start), length=len(claim.text), limit=max_claim_chars)
             claims.append(claim)
     return MarkerAnswer(question, answer_id, tuple(claims))
 
@@ -104,19 +133,20 @@ def _parse_passages(text: str, start: int) -> dict[int, CitationRef]:
         if not line.strip():
             continue
         where = _line_of(text, line_start)  # passage lists are short
-        match = _PASSAGE.match(line.rstrip("\r\n"))
+        match = _PASSAGE.match(line.rstrip("\n"))
         if not match:
-            raise AnswerFormatError(
-                "expected a passage line '[n] KEY', '[n] KEY: quoted text' or '[n] chunk:UNIT_ID'",
-                where=where, fix="see schema/examples/markers.txt",
-            )
+            raise make_error(
+                "E209", where=where,
+                detail="expected a passage line '[n] KEY', '[n] KEY: quoted text' or '[n] chunk:UNIT_ID'")
+        if len(match.group("n")) > _MAX_NUMBER_DIGITS:
+            raise make_error("E209", where=where, detail=f"passage number [{match.group('n')[:20]}...] is too large",
+                             fix="number the passages 1, 2, 3, ...")
         number = int(match.group("n"))
         if number in passages:
-            raise AnswerFormatError(f"passage [{number}] is listed twice", where=where)
-        s, e = match.group("s"), match.group("e")
-        start_i, end_i = (int(s), int(e)) if s is not None else (None, None)
-        if start_i is not None and end_i is not None and start_i > end_i:
-            _reversed(start_i, end_i, where)
+            raise make_error("E209", where=where, detail=f"passage [{number}] is listed twice",
+                             fix="give each passage its own number")
+        span = match.group("span")
+        start_i, end_i, defect = _offsets(span) if span is not None else (None, None, None)
         quote = match.group("quote") or None
         if quote and len(quote) >= 2 and _QUOTES.get(quote[0]) == quote[-1]:
             quote = quote[1:-1]
@@ -128,6 +158,7 @@ def _parse_passages(text: str, start: int) -> dict[int, CitationRef]:
             start=start_i,
             end=end_i,
             quote=quote or None,
+            defect=f"passage [{number}]: {defect}" if defect else None,
         )
     return passages
 
@@ -179,13 +210,13 @@ def _marker_claim(
         pieces.append(text[cursor:match.start()].rstrip(" \t"))
         cursor = match.end()
         if match.group("key") is not None:
-            s, e = int(match.group("s")), int(match.group("e"))
-            if s > e:
-                _reversed(s, e, _line_of(text, match.start()))
-            refs.append(CitationRef(source=match.group("key").strip("<>"), revision=match.group("rev"), start=s, end=e))
+            start_i, end_i, defect = _offsets(match.group("span"))
+            refs.append(CitationRef(source=match.group("key").strip("<>"), revision=match.group("rev"),
+                                    start=start_i, end=end_i,
+                                    defect=f"marker {_shown(match.group())}: {defect}" if defect else None))
             continue
-        for number in (int(n) for n in _DIGITS.findall(match.group())):
-            refs.append(_numbered(number, passages, documents, text, match.start()))
+        for digits in _DIGITS.findall(match.group()):
+            refs.append(_numbered(digits, passages, documents, text, match.start()))
     pieces.append(text[cursor:end])
     claim_text = "".join(pieces)
     if claim_text[:12].lstrip()[:1] in {"-", "*", "•", "+"} or claim_text.lstrip()[:1].isdigit():
@@ -195,25 +226,33 @@ def _marker_claim(
         claim_text = _NEWLINE.sub(" ", claim_text)
     if not _LETTER.search(claim_text):
         if refs:
-            raise AnswerFormatError("citation markers without a sentence before them", where=_line_of(text, start))
+            raise make_error("E209", where=_line_of(text, start),
+                             detail="citation markers without a sentence before them",
+                             fix="put each marker after the sentence it supports")
         return None
     return InputClaim(text=claim_text, citations=tuple(refs))
 
 
+def _shown(marker: str) -> str:
+    return marker if len(marker) <= 60 else marker[:57] + "...]"
+
+
 def _numbered(
-    number: int, passages: dict[int, CitationRef] | None, documents: list[str] | None, text: str, offset: int
+    digits: str, passages: dict[int, CitationRef] | None, documents: list[str] | None, text: str, offset: int
 ) -> CitationRef:
+    number = int(digits) if len(digits) <= _MAX_NUMBER_DIGITS else -1
     if passages is not None and number in passages:
         return passages[number]
     if passages is None and documents and 1 <= number <= len(documents):
         return CitationRef(source=documents[number - 1])
     where = _line_of(text, offset)
+    shown = digits if len(digits) <= 20 else digits[:17] + "..."
     if passages is not None:
-        raise AnswerFormatError(f"marker [{number}] has no entry in the passage list", where=where,
-                                fix="add a line '[n] KEY' after 'Passages:'")
-    raise AnswerFormatError(
-        f"marker [{number}] cannot be resolved: no 'Passages:' list" + (
+        raise make_error("E209", where=where, detail=f"marker [{shown}] has no entry in the passage list",
+                         fix="add a line '[n] KEY' after 'Passages:'")
+    raise make_error(
+        "E209", where=where,
+        detail=f"marker [{shown}] cannot be resolved: no 'Passages:' list" + (
             f" and only {len(documents)} documents given" if documents else " and no documents given"),
-        where=where,
         fix="list the passages after a line 'Passages:' or pass --documents",
     )

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from graphcite.language import lexicon
+from graphcite.language.domain import active
 from graphcite.language.words import STOPWORDS, Word, word_list, words_of
 
 __all__ = ["Alignment", "Slot", "align"]
 
-_ACCEPT = frozenset({"same", "synonym", "derived", "hyponym"})
 _WEIGHT_NAME = 2.0
 _WEIGHT_LIGHT = 0.25
 
@@ -68,19 +68,24 @@ def _names(words: tuple[Word, ...], text: str) -> list[list[Word]]:
     return runs
 
 
+def _accepted() -> frozenset[str]:
+    return active().paraphrase | {"same"}
+
+
 def _relation(claim_word: str, evidence_word: str) -> str | None:
     if claim_word == evidence_word:
         return "same"
     return lexicon.related(claim_word, evidence_word)
 
 
-def _match_word(word: str, evidence: tuple[str, ...], lemmas: frozenset[str]) -> tuple[str, str | None, str | None]:
+def _match_word(word: str, evidence: tuple[str, ...], lemmas: frozenset[str],
+                accepted: frozenset[str]) -> tuple[str, str | None, str | None]:
     if word in lemmas:
         return "found", word, "same"
     opposed: tuple[str, str] | None = None
     for other in evidence:
         relation = _relation(word, other)
-        if relation in _ACCEPT:
+        if relation in accepted:
             return "paraphrase", other, relation
         if relation == "antonym" and opposed is None:
             opposed = (other, relation)
@@ -112,9 +117,15 @@ def _phrase_in(phrase: str, lowered: str) -> bool:
     return f" {phrase} " in f" {lowered} "
 
 
-@lru_cache(maxsize=65_536)
 def align(claim: str, evidence: str) -> Alignment:
-    """Align ``claim`` against ``evidence`` (the quote with its envelope: title, headings, antecedent)."""
+    """Align ``claim`` against ``evidence`` (the quote with its envelope: title, headings, antecedent).
+
+    Which lexical relations count as paraphrase comes from the active domain lexicon."""
+    return _align(claim, evidence, _accepted())
+
+
+@lru_cache(maxsize=65_536)
+def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
     claim_words = words_of(claim)
     ev_words = words_of(evidence)
     ev_lower = " ".join(w.lower for w in ev_words)
@@ -137,7 +148,7 @@ def align(claim: str, evidence: str) -> Alignment:
         status, by, relation = "missing", None, None
         for other in ev_content:
             rel = _relation(head, other) or _relation(phrase, other)
-            if rel in _ACCEPT:
+            if rel in accepted:
                 status, by, relation = "paraphrase", other, rel
                 break
         if status == "missing":
@@ -146,7 +157,7 @@ def align(claim: str, evidence: str) -> Alignment:
                 if rel in {"sibling", "antonym"}:
                     status, by, relation = "other", other, rel
                     break
-                if rel in _ACCEPT:
+                if rel in accepted:
                     status, by, relation = "paraphrase", other, rel
                     break
         slots.append(Slot(phrase, "name", status, by, relation, _WEIGHT_NAME))
@@ -158,9 +169,9 @@ def align(claim: str, evidence: str) -> Alignment:
             continue
         seen.add(word.lemma)
         weight = _WEIGHT_LIGHT if word.lemma in light else 1.0
-        status, by, relation = _match_word(word.lemma, ev_content, ev_lemmas)
+        status, by, relation = _match_word(word.lemma, ev_content, ev_lemmas, accepted)
         if status == "missing" and word.lower != word.lemma:
-            status, by, relation = _match_word(word.lower, ev_content, ev_lemmas)
+            status, by, relation = _match_word(word.lower, ev_content, ev_lemmas, accepted)
         if status == "opposite" and by and not _anchored(claim_words, claim_words.index(word), ev_words, by):
             status, by, relation = "missing", None, None
         if status == "missing":

@@ -38,6 +38,10 @@ class DomainLexicon:
     equivalences: tuple[Equivalence, ...] = ()
     entity_nouns: frozenset[str] = frozenset()
     imperative_verbs: frozenset[str] = frozenset()
+    # lexical relations that count as saying the same thing: a narrower word ("slices" for "cuts",
+    # "guitar" for "instrument") entails the broader one in ordinary prose; a corpus of precise
+    # specifications may want only synonyms and derivations
+    paraphrase: frozenset[str] = frozenset({"synonym", "derived", "hyponym"})
     digest: str = "general"
 
     def synonyms_of(self, word: str) -> frozenset[str]:
@@ -73,6 +77,18 @@ def _words(value: Any, where: str) -> frozenset[str]:
     return frozenset(v.strip().lower() for v in value)
 
 
+_RELATIONS = frozenset({"synonym", "derived", "hyponym", "topic"})
+
+
+def _paraphrase(value: Any) -> frozenset[str]:
+    if value is None:
+        return GENERAL.paraphrase
+    words = _words(value, "paraphrase")
+    if not words <= _RELATIONS:
+        raise ValueError(f"paraphrase: use some of {', '.join(sorted(_RELATIONS))}")
+    return words
+
+
 _CACHE: dict[tuple[str, str], DomainLexicon] = {}
 
 
@@ -92,7 +108,8 @@ def load_domain(path: str | Path) -> DomainLexicon:
     data = yaml.safe_load(raw.decode("utf-8")) or {}
     if not isinstance(data, dict):
         raise ValueError("expected a mapping with name, synonyms, equivalences, entity_nouns, imperative_verbs")
-    unknown = sorted(set(data) - {"name", "synonyms", "equivalences", "entity_nouns", "imperative_verbs", "about"})
+    fields = {"name", "synonyms", "equivalences", "entity_nouns", "imperative_verbs", "paraphrase", "about"}
+    unknown = sorted(set(data) - fields)
     if unknown:
         raise ValueError(f"{unknown[0]}: unknown field")
     groups = data.get("synonyms") or []
@@ -111,6 +128,7 @@ def load_domain(path: str | Path) -> DomainLexicon:
         equivalences=tuple(equivalences),
         entity_nouns=_words(data.get("entity_nouns") or [], "entity_nouns"),
         imperative_verbs=_words(data.get("imperative_verbs") or [], "imperative_verbs"),
+        paraphrase=_paraphrase(data.get("paraphrase")),
         digest=digest)
     _CACHE[key] = lexicon
     return lexicon

@@ -8,34 +8,64 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from graphcite.claims.answers import add_answer, answer_parts, claim_id_for, get_answer, parts_for
-from graphcite.claims.formats import load_answer
-from graphcite.errors import GraphciteError, NotFoundError
+from graphcite.claims.answers import (
+    add_answer,
+    answer_parts,
+    claim_id_for,
+    get_answer,
+    parts_for,
+    suggest_answer,
+)
+from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answer, parse_json
+from graphcite.errors import GraphciteError, NotFoundError, make_error
 from graphcite.models import InputAnswer
 from graphcite.store import Store, utcnow
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
 
-__all__ = ["check_answer", "gate_answer", "gate_stream", "history", "resolve_answer", "verify_answer"]
+__all__ = ["AUDIENCES", "MAX_STREAM_LINE", "check_answer", "check_audience", "gate_answer", "gate_stream",
+           "history", "read_lines", "resolve_answer", "verify_answer"]
 
 AUDIENCES = ("public", "internal")
+MAX_STREAM_LINE = 1_000_000  # characters (bytes when read from a binary stream) per `gate --stream` line
 
 
 def resolve_answer(store: Store, ref: str | Path | Mapping[str, Any] | InputAnswer, *,
-                   format: str | None = None, documents: list[str] | None = None) -> InputAnswer | tuple[str, InputAnswer]:
-    """An answer from a file, dict or InputAnswer; or ``(rev, answer)`` for a stored answer id/revision."""
+                   format: str | None = None, documents: list[str] | None = None,
+                   limits: AnswerLimits = DEFAULT_LIMITS) -> InputAnswer | tuple[str, InputAnswer]:
+    """An answer from a file, dict or InputAnswer; or ``(rev, answer)`` for a stored answer id/revision.
+
+    A ``str`` is an existing path or a stored answer id or revision, never the answer's text: a
+    mistyped id is an error (E502) that names the closest stored id, not a new answer whose text is
+    the typo. Inline text goes through :func:`graphcite.claims.formats.load_answer_text` first.
+    """
     if isinstance(ref, InputAnswer):
+        limits.check_claims(len(ref.claims))
+        for i, claim in enumerate(ref.claims):
+            limits.check_claim_text(claim.text, f"claims[{i}].text")
         return ref
-    if isinstance(ref, str) and not Path(ref).exists() and "\n" not in ref and "{" not in ref:
+    if isinstance(ref, Mapping | Path):
+        return load_answer(ref, format=format, documents=documents, limits=limits)
+    if not isinstance(ref, str):
+        raise make_error("E101", where="ANSWER", detail=f"cannot read an answer from a {type(ref).__name__}",
+                         fix="pass a file path, a stored answer id, a dict or an InputAnswer")
+    if ref and "\0" not in ref and len(ref) < 4096 and os.path.lexists(ref):
+        return load_answer(Path(ref), format=format, documents=documents, limits=limits)
+    if ref.strip() and "\n" not in ref and len(ref) < 4096:
         try:
-            return get_answer(store, ref)
+            return get_answer(store, ref.strip())
         except NotFoundError:
             pass
-    return load_answer(ref, format=format, documents=documents)
+    shown = ref if len(ref) <= 80 else ref[:77] + "..."
+    closest = suggest_answer(store, ref) if ref.strip() and len(ref) < 4096 else None
+    fix = f"did you mean {closest!r}? " if closest else ""
+    raise make_error("E502", where="ANSWER", ref=shown,
+                     fix=fix + "pass a file, a stored id (`graphcite answers`), --text \"...\" or `-` for stdin")
 
 
 def verify_answer(store: Store, answer: InputAnswer, *, config: VerifierConfig | None = None,
@@ -46,19 +76,28 @@ def verify_answer(store: Store, answer: InputAnswer, *, config: VerifierConfig |
                          audience=audience)
 
 
-def _check_audience(audience: str) -> None:
+def check_audience(audience: str) -> str:
+    """The audience, or E104 when it is neither public nor internal."""
     if audience not in AUDIENCES:
-        raise GraphciteError(f"unknown audience {audience!r}", where="--audience", fix="use public or internal")
+        raise make_error("E104", where="--audience", audience=audience)
+    return audience
+
+
+_check_audience = check_audience
 
 
 def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAnswer, *,
                  config: VerifierConfig | None = None, audience: str = "internal", format: str | None = None,
                  documents: list[str] | None = None, model: str | None = None,
-                 record: bool = True) -> dict[str, Any]:
-    """Store the answer revision, verify every claim and append one verification record per claim."""
+                 record: bool = True, limits: AnswerLimits = DEFAULT_LIMITS) -> dict[str, Any]:
+    """Store the answer revision, verify every claim and append one verification record per claim.
+
+    The answer is read and checked against ``limits`` before the store is touched, and everything
+    is written in one transaction: a refused or interrupted check leaves the store as it was.
+    """
     _check_audience(audience)
     config = config or VerifierConfig()
-    loaded = resolve_answer(store, answer, format=format, documents=documents)
+    loaded = resolve_answer(store, answer, format=format, documents=documents, limits=limits)
     with store.transaction():
         if isinstance(loaded, tuple):
             rev, parsed = loaded
@@ -99,7 +138,7 @@ def history(store: Store, claim_id: str) -> list[dict[str, Any]]:
                CAST(verified_at AS VARCHAR) AS verified_at, status, supported
         FROM verification WHERE claim_id = ? ORDER BY verified_at, record_id""", [claim_id])
     if not rows and not store.scalar("SELECT count(*) FROM claim WHERE claim_id = ?", [claim_id]):
-        raise NotFoundError(f"no claim {claim_id!r}", where="CLAIM", fix="take a claim_id from `graphcite check --json`")
+        raise make_error("E504", where="CLAIM", ref=claim_id if len(claim_id) <= 80 else claim_id[:77] + "...")
     for row in rows:
         row["evidence_revisions"] = json.loads(row.pop("evidence_revisions_json"))
     return rows
@@ -115,23 +154,53 @@ def gate_answer(report: Mapping[str, Any]) -> dict[str, Any]:
     return {"answer_id": report["answer_id"], "declined": False, "text": " ".join(kept), "dropped": dropped}
 
 
-def gate_stream(store: Store, lines: Iterable[str], *, config: VerifierConfig | None = None,
-                audience: str = "internal") -> Iterator[dict[str, Any]]:
-    """Verify one claim per JSON line and yield each verdict as soon as it is decided."""
+def read_lines(stream: IO[Any], max_chars: int = MAX_STREAM_LINE) -> Iterator[str | bytes]:
+    """Lines of a text or binary stream, none held longer than ``max_chars + 1``.
+
+    An over-long line is yielded cut to ``max_chars + 1`` (so :func:`gate_stream` reports it) and the
+    rest of it is skipped in bounded reads: a 1 GB line never sits in memory.
+    """
+    while True:
+        line = stream.readline(max_chars + 1)
+        if not line:
+            return
+        newline = b"\n" if isinstance(line, bytes) else "\n"
+        if len(line) > max_chars and not line.endswith(newline):
+            while True:
+                rest = stream.readline(65_536)
+                if not rest or rest.endswith(newline):
+                    break
+        yield line
+
+
+def gate_stream(store: Store, lines: Iterable[str | bytes], *, config: VerifierConfig | None = None,
+                audience: str = "internal", limits: AnswerLimits = DEFAULT_LIMITS,
+                max_line_chars: int = MAX_STREAM_LINE) -> Iterator[dict[str, Any]]:
+    """Verify one claim per JSON line and yield each verdict as soon as it is decided.
+
+    A line that cannot be used (not UTF-8, not JSON, nested too deeply, too long, not a claim) yields
+    an error record ``{"line", "error", "code"}`` and the stream goes on.
+    """
+    _check_audience(audience)
     config = config or VerifierConfig()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for number, raw in enumerate(lines, start=1):
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield {"line": number, "error": f"line {number}: not JSON ({exc.msg})"}
+            if len(raw) > max_line_chars:
+                raise make_error("E210", where=f"line {number}", limit=max_line_chars)
+            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            if not line.strip():
+                continue
+            data = parse_json(line, where=f"line {number}")
+            answer = load_answer({"answer_id": f"stream-{number}", "claims": [data]}, format="native",
+                                 limits=limits)
+            report = verify_answer(store, answer, config=config, audience=audience)
+        except UnicodeDecodeError as exc:
+            yield {"line": number, "error": f"line {number}: not UTF-8 (bad byte at offset {exc.start})",
+                   "code": "E202"}
             continue
-        try:
-            answer = load_answer({"answer_id": f"stream-{number}", "claims": [data]}, format="native")
         except GraphciteError as exc:
-            yield {"line": number, "error": f"line {number}: {exc}"}
+            message = str(exc) if (exc.where or "").startswith(f"line {number}") else f"line {number}: {exc}"
+            yield {"line": number, "error": message, "code": exc.code}
             continue
-        report = verify_answer(store, answer, config=config, audience=audience)
         claim = report["claims"][0]
         yield {"line": number, "text": claim["text"], "passed": claim["supported"], "status": claim["status"]}

@@ -4,6 +4,10 @@ Checks, in order: the source or unit exists (else "invented identifier"), the pi
 (a non-current revision stays valid and is noted), the source is visible to the audience, the span lies
 inside the unit or document, and the quote equals the stored text at the offsets (drift and
 paraphrase are reported). The quote shown to users is always rendered from the stored revision.
+
+A citation whose offsets or pages could not be read (negative, reversed, not integers, beyond
+2^63 - 1, a malformed marker such as ``[policy.md:-5-10]``) arrives with a ``defect``: it fails
+GC105 like a span past the end, its claim is ``invalid``, and the other citations are still checked.
 """
 
 from __future__ import annotations
@@ -208,6 +212,9 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
                           f"current is {source['current_revision']}")
     if audience == "public" and revision["visibility"] == "restricted":
         cit.fail("GC104", f"{revision['source_key']} is restricted and the audience is public")
+        return cit
+    if ref.defect:
+        cit.fail("GC105", ref.defect)
         return cit
     if not _check_offsets(cit, ref.start, ref.end, len(scope_text)):
         return cit

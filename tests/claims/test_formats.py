@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -12,7 +13,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphcite.claims.formats import FORMATS, answer_to_dict, detect_format, load_answer
+from graphcite.claims.formats import (
+    FORMATS,
+    NO_LIMITS,
+    AnswerLimits,
+    answer_to_dict,
+    detect_format,
+    load_answer,
+    load_answer_text,
+)
 from graphcite.errors import AnswerFormatError, GraphciteError
 from graphcite.models import CitationRef, InputAnswer
 
@@ -90,6 +99,18 @@ def _native(*claims: dict, **top) -> dict:
     return {"question": "q?", "claims": list(claims), **top}
 
 
+def _message(*blocks: dict, documents: list | None = None) -> dict:
+    data: dict = {"id": "msg_1", "type": "message", "role": "assistant", "content": list(blocks)}
+    if documents is not None:
+        data["documents"] = documents
+    return data
+
+
+def _char(doc: int = 0, start: int = 0, end: int = 10, text: str = "cited") -> dict:
+    return {"type": "char_location", "document_index": doc, "start_char_index": start, "end_char_index": end,
+            "cited_text": text}
+
+
 def test_native_citation_kinds() -> None:
     answer = load_answer(_native(
         {"text": "Retries stop after three attempts.", "citations": [
@@ -145,22 +166,11 @@ def test_json_text_can_be_passed_as_a_string() -> None:
 @pytest.mark.parametrize(
     ("data", "where", "cause"),
     [
-        (_native({"text": "a"}, {"text": "b"}, {"text": "c"},
-                 {"text": "d", "citations": [{"source": "k", "start": 0, "end": -1}]}),
-         "claims[3].citations[0].end", "expected a non-negative integer"),
-        (_native({"text": "a", "citations": [{"source": "k", "start": 9, "end": 3}]}),
-         "claims[0].citations[0]", "start 9 is after end 3"),
         (_native({"text": "a", "citations": [{"source": "k", "quote": 12}]}),
          "claims[0].citations[0].quote", "expected a non-empty string"),
         (_native({"text": "   "}), "claims[0].text", "expected a non-empty string"),
         (_native({"citations": []}), "claims[0].text", "missing required field"),
         (_native({"text": "ok \ud800 there"}), "claims[0].text", "lone surrogate U+D800"),
-        (_native({"text": "a", "citations": [{"source": "k", "start": True, "end": 3}]}),
-         "claims[0].citations[0].start", "expected a non-negative integer"),
-        (_native({"text": "a", "citations": [{"source": "k", "start": 1.0, "end": 3}]}),
-         "claims[0].citations[0].start", "expected a non-negative integer"),
-        (_native({"text": "a", "citations": [{"source": "k", "start": 1}]}),
-         "claims[0].citations[0].end", "end is missing"),
         (_native({"text": "a", "citations": [{"source": "k", "chunk_id": "u"}]}),
          "claims[0].citations[0]", "exactly one of 'source' and 'chunk_id'"),
         (_native({"text": "a", "citations": [{"quote": "x"}]}),
@@ -172,6 +182,10 @@ def test_json_text_can_be_passed_as_a_string() -> None:
         (_native({"text": "a", "citations": "policy.md"}), "claims[0].citations", "expected an array"),
         (_native({"text": "a", "type": "opinion"}), "claims[0].type", "unknown claim type"),
         (_native({"text": "a", "premises": [0]}), "claims[0].premises[0]", "premise 0 is not another claim"),
+        (_native({"text": "a"}, {"text": "b", "premises": [-1]}), "claims[1].premises[0]",
+         "expected a non-negative integer"),
+        (_native({"text": "a", "citations": [{"source": "k", "defect": 3}]}), "claims[0].citations[0].defect",
+         "expected a non-empty string"),
         (_native({"text": "a"}, {"text": "b", "premises": [5]}), "claims[1].premises[0]", "premise 5"),
         (_native({"text": "a", "supported": "yes"}), "claims[0].supported", "expected a boolean"),
         (_native("just a string"), "claims[0]", "expected an object"),
@@ -179,8 +193,6 @@ def test_json_text_can_be_passed_as_a_string() -> None:
         ({"question": 3, "claims": []}, "question", "expected a string"),
         ({"answer_id": "", "claims": []}, "answer_id", "expected a non-empty string"),
         ({"documents": [1], "claims": []}, "documents[0]", "expected a non-empty string"),
-        (_native({"text": "a", "citations": [{"source": "k", "page_end": 3}]}),
-         "claims[0].citations[0].page_end", "page_end needs a page"),
     ],
 )
 def test_native_errors_name_the_json_path(data: dict, where: str, cause: str) -> None:
@@ -192,15 +204,190 @@ def test_native_errors_name_the_json_path(data: dict, where: str, cause: str) ->
 
 
 def test_error_message_matches_the_documented_shape() -> None:
-    data = _native(*({"text": "x"} for _ in range(3)), {"text": "y", "citations": [{"source": "k", "start": 0,
-                                                                                     "end": "9"}]})
-    assert str(_error(data)).startswith("claims[3].citations[0].end: expected a non-negative integer")
+    data = _native(*({"text": "x"} for _ in range(3)), {"text": "y", "citations": [{"source": "k", "quote": 9}]})
+    error = _error(data)
+    assert str(error).startswith("claims[3].citations[0].quote: expected a non-empty string")
+    assert error.code == "E201"
 
 
 def test_errors_are_catchable_as_value_error_and_graphcite_error() -> None:
     error = _error({"claims": 1})
     assert isinstance(error, ValueError)
     assert isinstance(error, GraphciteError)
+
+
+# --------------------------------------------------------------------------------------------
+# Bad offsets and pages: the citation is invalid, the answer is still read
+# --------------------------------------------------------------------------------------------
+
+_BAD_LOCATORS = [
+    ({"start": -5, "end": 10}, "start -5 is negative"),
+    ({"start": 0, "end": -1}, "end -1 is negative"),
+    ({"start": 9, "end": 3}, "start 9 is after end 3"),
+    ({"start": 1.5, "end": 3}, "start 1.5 is not an integer"),
+    ({"start": 1.0, "end": 3}, "start 1.0 is not an integer"),
+    ({"start": "4", "end": 9}, "start a string is not an integer"),
+    ({"start": True, "end": 3}, "start true is not an integer"),
+    ({"start": 0, "end": 2**63}, "end 9223372036854775808 is out of range"),
+    ({"start": 0, "end": 10**5000}, "is out of range"),
+    ({"start": 1}, "end is missing"),
+    ({"page": 0}, "page 0 is below 1"),
+    ({"page_end": 3}, "page_end 3 needs a page"),
+    ({"page": 2**70, "page_end": 2}, "is out of range"),
+]
+
+
+@pytest.mark.parametrize(("fields", "defect"), _BAD_LOCATORS)
+def test_bad_offsets_and_pages_make_only_that_citation_defective(fields: dict, defect: str) -> None:
+    answer = load_answer(_native(
+        {"text": "Retries stop after three attempts.", "citations": [{"source": "k", **fields},
+                                                                     {"source": "k", "start": 0, "end": 4}]},
+        {"text": "Timeouts are logged.", "citations": [{"chunk_id": "u1", "start": 2, "end": 8}]}))
+    bad, good = answer.claims[0].citations
+    assert bad.defect is not None and defect in bad.defect
+    assert bad.start is None and bad.end is None
+    assert good == CitationRef(source="k", start=0, end=4)
+    assert answer.claims[1].citations == (CitationRef(chunk_id="u1", start=2, end=8),)
+    again = load_answer(answer_to_dict(answer))
+    assert again == answer  # the stored canonical form keeps the defect
+
+
+def test_long_json_numbers_are_out_of_range_not_a_crash() -> None:
+    digits = "9" * 5000
+    text = '{"claims": [{"text": "Jobs retry.", "citations": [{"source": "k", "start": ' + digits + ', "end": 1}]}]}'
+    citation = load_answer(text).claims[0].citations[0]
+    assert citation.defect == "start (a 5,000-digit number) is out of range (at most 2^63 - 1)"
+    assert "premises[0]: expected a non-negative integer, found a 5,000-digit number" in str(
+        _error('{"claims": [{"text": "a"}, {"text": "b", "premises": [' + digits + ']}]}'))
+
+
+def test_deep_nesting_is_one_error() -> None:
+    error = _error('{"claims": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert error.code == "E207" and "nested too deeply" in error.cause
+
+
+@pytest.mark.parametrize(("citation", "defect"), [
+    (_char(0, 9, 2), "start_char_index 9 is after end_char_index 2"),
+    (_char(0, -1, 2), "start_char_index -1 is negative"),
+    ({"type": "char_location", "document_index": 0, "cited_text": "x"}, "start_char_index is missing"),
+    ({"type": "page_location", "document_index": 0, "start_page_number": 0, "end_page_number": 2},
+     "start_page_number 0 is below 1"),
+    ({"type": "content_block_location", "document_index": 0, "start_block_index": 3, "end_block_index": 1},
+     "start_block_index 3 is after end_block_index 1"),
+])
+def test_anthropic_bad_locations_are_citation_defects(citation: dict, defect: str) -> None:
+    answer = load_answer(_message({"type": "text", "text": "adapters retry", "citations": [citation]},
+                                  {"type": "text", "text": "timeouts log", "citations": [_char(0, 0, 5)]},
+                                  documents=["x.md"]))
+    assert defect in (answer.claims[0].citations[0].defect or "")
+    assert answer.claims[1].citations[0].defect is None
+
+
+@pytest.mark.parametrize(("marker", "defect"), [
+    ("[k:-5-10]", "malformed offsets '-5-10'"),
+    ("[k:1.5-3]", "malformed offsets '1.5-3'"),
+    ("[k:5-]", "malformed offsets '5-'"),
+    ("[k:9-3]", "start 9 is after end 3"),
+    ("[k:0-99999999999999999999999]", "out of range"),
+    ("[k:0-" + "9" * 5000 + "]", "out of range"),
+])
+def test_malformed_inline_markers_are_citation_defects_not_claim_text(marker: str, defect: str) -> None:
+    answer = load_answer_text(f"Retries stop after three attempts {marker}. Timeouts are logged [k:0-4].")
+    first, second = answer.claims
+    assert first.text == "Retries stop after three attempts."
+    assert len(first.citations) == 1 and first.citations[0].source == "k"
+    assert defect in (first.citations[0].defect or "")
+    assert second.citations == (CitationRef(source="k", start=0, end=4),)
+
+
+def test_passage_offsets_that_cannot_be_read_are_defects() -> None:
+    answer = load_answer("A holds [1]. B holds [2].\n\nPassages:\n[1] a.md:-4-9: \"q\"\n[2] b.md:3-1\n")
+    assert "malformed offsets '-4-9'" in (answer.claims[0].citations[0].defect or "")
+    assert answer.claims[0].citations[0].quote == "q"
+    assert "start 3 is after end 1" in (answer.claims[1].citations[0].defect or "")
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_crlf_and_cr_marker_answers_keep_their_passage_list(newline: str) -> None:
+    text = newline.join(["Question: Why?", "", "Retries stop after three attempts [1].",
+                         "Timeouts are logged [2].", "", "Passages:", "[1] a.md: \"three attempts\"",
+                         "[2] b.md:0-5", ""])
+    answer = load_answer(text)
+    assert answer.question == "Why?"
+    assert [c.text for c in answer.claims] == ["Retries stop after three attempts.", "Timeouts are logged."]
+    assert answer.claims[0].citations == (CitationRef(source="a.md", quote="three attempts"),)
+    assert answer.claims[1].citations == (CitationRef(source="b.md", start=0, end=5),)
+    assert all("\r" not in c.text for c in answer.claims)
+
+
+def test_huge_marker_numbers_are_a_marker_error() -> None:
+    error = _error("A holds [" + "7" * 5000 + "].\n\nPassages:\n[1] a.md\n")
+    assert error.code == "E209" and "has no entry" in error.cause and len(str(error)) < 300
+    error = _error("A holds [1].\n\nPassages:\n[" + "7" * 5000 + "] a.md\n")
+    assert error.code == "E209" and "too large" in error.cause
+
+
+# --------------------------------------------------------------------------------------------
+# Limits: bytes, claims, claim length (spaCy's E088)
+# --------------------------------------------------------------------------------------------
+
+
+def test_claim_count_limit_in_every_format() -> None:
+    limits = AnswerLimits(max_claims=2)
+    native = _native({"text": "a"}, {"text": "b"}, {"text": "c"})
+    assert _error(native, limits=limits).code == "E204"
+    assert load_answer(native, limits=AnswerLimits(max_claims=3)).claims[2].text == "c"
+    blocks = [{"type": "text", "text": "One two three.", "citations": []} for _ in range(3)]
+    assert _error(_message(*blocks), limits=limits).code == "E204"
+    assert _error("A b c.\nD e f.\nG h i.\n", limits=limits).code == "E204"
+
+
+@pytest.mark.parametrize("fmt", ["native", "anthropic", "markers"])
+def test_claim_length_limit_names_the_claim(fmt: str) -> None:
+    long_text = "word " * 3000 + "end."
+    data: dict | str
+    if fmt == "native":
+        data, where = _native({"text": "ok"}, {"text": long_text}), "claims[1].text"
+    elif fmt == "anthropic":
+        data, where = _message({"type": "text", "text": long_text, "citations": [_char()]}, documents=["d"]), \
+            "content[0].text"
+    else:
+        data, where = "Short one.\n\n" + long_text + "\n", "line 3"
+    error = _error(data, limits=AnswerLimits(max_claim_chars=10_000))
+    assert error.code == "E205" and error.where == where and "15,004 characters" in error.cause
+
+
+def test_claims_never_exceed_spacys_max_length_whatever_the_limit() -> None:
+    error = _error(_native({"text": "x" * 1_000_001}), limits=AnswerLimits(max_claim_chars=None))
+    assert error.code == "E205" and "1,000,000" in error.cause
+
+
+def test_byte_limit_for_files_and_text(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(_native({"text": "x" * 500})))
+    assert _error(path, limits=AnswerLimits(max_bytes=100)).code == "E203"
+    with pytest.raises(AnswerFormatError) as info:
+        load_answer_text("Jobs retry. " * 50, limits=AnswerLimits(max_bytes=100))
+    assert info.value.code == "E203" and info.value.where == "--text"
+
+
+def test_a_bare_word_is_a_path_never_answer_text() -> None:
+    error = _error("demo-clen")
+    assert error.code == "E202" and "file not found" in error.cause and error.where == "demo-clen"
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "/dev/null"])
+def test_devices_are_refused_without_reading(special: str) -> None:
+    if not Path(special).exists():
+        pytest.skip(f"{special} missing")
+    error = _error(Path(special))
+    assert error.code == "E202" and "not a regular file" in error.cause
+
+
+def test_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "answer.json"
+    os.mkfifo(fifo)
+    assert "not a regular file" in _error(fifo).cause
 
 
 # --------------------------------------------------------------------------------------------
@@ -225,9 +412,10 @@ def test_large_marker_answer_loads(tmp_path: Path) -> None:
                     for i in range(12_000))
     text = body + "\n\nPassages:\n[1] a.md\n[2] b.md: \"quoted\"\n[3] chunk:u9:0-4\n"
     started = time.perf_counter()
-    answer = load_answer(text)
+    answer = load_answer(text, limits=NO_LIMITS)
     assert time.perf_counter() - started < 10
     assert len(answer.claims) == 24_000
+    assert _error(text).code == "E204"  # over the default 10,000 claims
     assert answer.claims[-2].text == "Adapter 11999 retries three times after a timeout."
     assert answer.claims[-2].citations == (CitationRef(chunk_id="u9", start=0, end=4),)
 
@@ -298,18 +486,6 @@ def test_large_answer_loads_quickly(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def _message(*blocks: dict, documents: list | None = None) -> dict:
-    data: dict = {"id": "msg_1", "type": "message", "role": "assistant", "content": list(blocks)}
-    if documents is not None:
-        data["documents"] = documents
-    return data
-
-
-def _char(doc: int = 0, start: int = 0, end: int = 10, text: str = "cited") -> dict:
-    return {"type": "char_location", "document_index": doc, "start_char_index": start, "end_char_index": end,
-            "cited_text": text}
-
-
 def test_anthropic_citation_kinds_map_to_citation_refs() -> None:
     answer = load_answer(_message(
         {"type": "text", "text": "adapters retry twice", "citations": [_char(1, 5, 30, "retry twice")]},
@@ -356,12 +532,6 @@ def test_anthropic_uncited_blocks_become_claims_only_when_whole_sentences() -> N
          "content[0].citations[0].document_index", "document_index 2 has no source key"),
         (_message({"type": "text", "text": "a b c", "citations": [_char(0)]}),
          "content[0].citations[0].document_index", "0 documents given"),
-        (_message({"type": "text", "text": "a", "citations": [_char(0, 9, 2)]}, documents=["x"]),
-         "content[0].citations[0]", "start 9 is after end 2"),
-        (_message({"type": "text", "text": "a", "citations": [{"type": "page_location", "document_index": 0,
-                                                              "start_page_number": 0, "end_page_number": 2}]},
-                  documents=["x"]),
-         "content[0].citations[0].start_page_number", "expected an integer >= 1"),
         (_message({"type": "text", "text": "a", "citations": [{"type": "file_location"}]}, documents=["x"]),
          "content[0].citations[0].type", "unknown citation type 'file_location'"),
         (_message({"type": "text", "citations": []}), "content[0].text", "expected a string"),
@@ -400,15 +570,15 @@ def test_markers_before_full_stop_and_comma_lists() -> None:
 
 
 def test_inline_source_offset_markers_and_revision_pins() -> None:
-    answer = load_answer("Adapter X is never retried [policy.md:120-180]. It is logged [policy.md@r9:5-6].")
+    answer = load_answer_text("Adapter X is never retried [policy.md:120-180]. It is logged [policy.md@r9:5-6].")
     assert answer.claims[0] .citations == (CitationRef(source="policy.md", start=120, end=180),)
     assert answer.claims[1].citations == (CitationRef(source="policy.md", revision="r9", start=5, end=6),)
     assert answer.claims[0].text == "Adapter X is never retried."
 
 
 def test_markers_sentence_splitting_keeps_versions_and_abbreviations() -> None:
-    answer = load_answer("Release v2.3 shipped, e.g. for adapters [1]. The file policy.md lists it. [2]",
-                         documents=["a.md", "b.md"])
+    answer = load_answer_text("Release v2.3 shipped, e.g. for adapters [1]. The file policy.md lists it. [2]",
+                              documents=["a.md", "b.md"])
     assert [c.text for c in answer.claims] == ["Release v2.3 shipped, e.g. for adapters.",
                                                "The file policy.md lists it."]
     assert answer.claims[1].citations == (CitationRef(source="b.md"),)
@@ -428,7 +598,6 @@ def test_markers_headers_bullets_and_key_with_spaces() -> None:
     [
         ("A holds [4].\n\nPassages:\n[1] a.md\n", "line 1", "marker [4] has no entry"),
         ("A holds.\nB holds [2].", "line 2", "no 'Passages:' list"),
-        ("A holds [x.md:9-3].", "line 1", "start 9 is after end 3"),
         ("A holds [1].\nPassages:\n[1] a.md\nnot a passage\n", "line 4", "expected a passage line"),
         ("A holds [1].\nPassages:\n[1] a.md\n[1] b.md\n", "line 4", "listed twice"),
         ("   \n  ", "$", "empty"),
@@ -451,6 +620,10 @@ def test_marker_file_from_disk(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------------
 # Robustness (hypothesis)
 # --------------------------------------------------------------------------------------------
+
+def _has_defect(answer: InputAnswer) -> bool:
+    return any(c.defect for claim in answer.claims for c in claim.citations)
+
 
 _KEYS = st.sampled_from(["claims", "text", "citations", "source", "chunk_id", "start", "end", "quote", "role",
                          "revision", "type", "premises", "answer_id", "question", "documents", "content",
@@ -512,6 +685,8 @@ def test_accepted_native_answers_satisfy_the_schema(data: dict) -> None:
         answer = load_answer(data)
     except AnswerFormatError:
         return
+    if _has_defect(answer):  # read, but a citation is invalid: the schema describes well-formed answers
+        return
     NATIVE_SCHEMA.validate(data)
     NATIVE_SCHEMA.validate(answer_to_dict(answer))
 
@@ -522,8 +697,10 @@ def test_accepted_native_answers_satisfy_the_schema(data: dict) -> None:
                                        | st.just(["a.md", "b.md", "c.md"])}))
 def test_accepted_anthropic_answers_satisfy_the_schema(data: dict) -> None:
     try:
-        load_answer(data)
+        answer = load_answer(data)
     except AnswerFormatError:
+        return
+    if _has_defect(answer):
         return
     ANTHROPIC_SCHEMA.validate(data)
 
@@ -567,11 +744,11 @@ def test_loader_and_native_schema_agree_on_mutated_answers(claims: list[dict], d
     answer_data = {"claims": claims}
     schema_ok = NATIVE_SCHEMA.is_valid(answer_data)
     try:
-        load_answer(answer_data)
+        answer = load_answer(answer_data)
     except AnswerFormatError as error:
         assert not schema_ok or any(reason in error.cause for reason in _SEMANTIC_ONLY), error
         return
-    assert schema_ok
+    assert schema_ok or _has_defect(answer)
 
 
 _MARKER_TEXT = st.lists(

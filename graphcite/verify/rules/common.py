@@ -13,7 +13,6 @@ from graphcite.verify.evidence import Evidence
 
 __all__ = ["attributed", "attribution_stripped", "blank_values", "is_year", "locate", "same_predicate", "word_lemmas"]
 
-_PARAPHRASE = frozenset({"synonym", "derived"})  # a predicate is said, not narrowed
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 @lru_cache(maxsize=65_536)
@@ -33,7 +32,8 @@ def same_predicate(word: str, evidence_words: frozenset[str]) -> bool:
         return True
     if active().synonyms_of(word) & evidence_words:
         return True
-    if len(word) > 2 and any(lexicon.related(word, w) in _PARAPHRASE for w in evidence_words if len(w) > 2):
+    accepted = active().paraphrase
+    if len(word) > 2 and any(lexicon.related(word, w) in accepted for w in evidence_words if len(w) > 2):
         return True
     stem = word[:5]
     if len(stem) == 5 and any(w.startswith(stem) for w in evidence_words):

@@ -8,6 +8,7 @@ from dataclasses import replace
 from graphcite.ingest.nlp import lemma
 from graphcite.ingest.terms import STOPWORDS
 from graphcite.ingest.values import to_base, values_agree
+from graphcite.language import lexicon
 from graphcite.language.domain import active
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
@@ -76,7 +77,11 @@ def _noun_matches(noun: str | None, text: str, value: ExtractedValue) -> bool:
     if not noun or noun in {"time", "times"} or noun == value.counted_noun:
         return True
     words = _window(text, value) | word_lemmas(value.surface)
-    return noun in words or lemma(noun) in words
+    if noun in words or lemma(noun) in words:
+        return True
+    accepted = active().paraphrase | {"same"}
+    other = value.counted_noun
+    return bool(other) and lexicon.related(lemma(noun), lemma(other)) in accepted
 
 
 def comparable(a: ExtractedValue, b: ExtractedValue) -> bool:
