@@ -489,6 +489,8 @@ def annotations_cmd(db: DbOption = None, contested: Annotated[bool, typer.Option
 def eval_cmd(labelled_set: Annotated[str, typer.Argument(help="labelled set (JSONL)")], db: DbOption = None,
              judge: JudgeOption = None, config: ConfigOption = None,
              baseline: Annotated[str | None, typer.Option(help="also run a baseline: lexical")] = None,
+             by_rule: Annotated[bool, typer.Option("--by-rule", help="per rule: vetoes on gold-supported vs "
+                                                    "gold-unsupported items")] = False,
              as_json: JsonOption = False) -> None:
     """Run the verifier over a labelled set: false-support, recall, precision, confusion matrix, by category."""
     from graphcite.evaluate import evaluate_set, render_eval
@@ -496,7 +498,7 @@ def eval_cmd(labelled_set: Annotated[str, typer.Argument(help="labelled set (JSO
     check_input_file(labelled_set, "LABELLED_SET")
     cfg = _config(config, judge, None, None, None)
     with _store(db) as store:
-        result = evaluate_set(store, Path(labelled_set), config=cfg, baseline=baseline)
+        result = evaluate_set(store, Path(labelled_set), config=cfg, baseline=baseline, by_rule=by_rule)
     if as_json:
         _print_json(result)
     else:

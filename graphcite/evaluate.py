@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from graphcite.claims.formats import load_answer
-from graphcite.errors import GraphciteError, NotFoundError
+from graphcite.errors import InputError, NotFoundError
 from graphcite.models import RELATIONS
 from graphcite.store import Store, utcnow
 from graphcite.verify.check import verify_answer
@@ -47,9 +47,9 @@ def annotate(store: Store, claim_id: str, *, citation: int, label: str, rational
              adjudication: bool = False) -> dict[str, Any]:
     """Record one reviewer's judgement of one citation of a stored claim (appended, never edited)."""
     if label not in RELATIONS:
-        raise GraphciteError(f"unknown label {label!r}", where="--label", fix=f"use one of {', '.join(RELATIONS)}")
+        raise InputError(f"unknown label {label!r}", where="--label", fix=f"use one of {', '.join(RELATIONS)}")
     if not rationale.strip() or not reviewer.strip():
-        raise GraphciteError("a judgement needs a rationale and a reviewer", where="--rationale/--reviewer",
+        raise InputError("a judgement needs a rationale and a reviewer", where="--rationale/--reviewer",
                              fix="say why, and who you are")
     row = store.row("SELECT claim_id, answer_rev FROM claim WHERE claim_id = ? AND part IS NULL", [claim_id])
     if row is None:
@@ -138,7 +138,7 @@ def load_set(path: Path) -> list[LabelledItem]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise GraphciteError(f"cannot read labelled set: {exc.strerror}", where=str(path), fix="check the path") from exc
+        raise InputError(f"cannot read labelled set: {exc.strerror}", where=str(path), fix="check the path") from exc
     items = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -147,21 +147,21 @@ def load_set(path: Path) -> list[LabelledItem]:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise GraphciteError(f"not JSON ({exc.msg})", where=where, fix="one JSON object per line") from exc
+            raise InputError(f"not JSON ({exc.msg})", where=where, fix="one JSON object per line") from exc
         if not isinstance(item, dict):
-            raise GraphciteError("expected an object", where=where, fix="one JSON object per line")
+            raise InputError("expected an object", where=where, fix="one JSON object per line")
         for key, kind in (("id", str), ("claim", str), ("citations", list), ("gold_supported", bool)):
             if not isinstance(item.get(key), kind):
-                raise GraphciteError(f"{key}: expected {kind.__name__}", where=where, fix="see schema/labelled-set.schema.json")
+                raise InputError(f"{key}: expected {kind.__name__}", where=where, fix="see schema/labelled-set.schema.json")
         for i, cit in enumerate(item["citations"]):
             if not isinstance(cit, dict) or cit.get("gold_relation") not in RELATIONS:
-                raise GraphciteError(f"citations[{i}].gold_relation: expected one of {', '.join(RELATIONS)}",
+                raise InputError(f"citations[{i}].gold_relation: expected one of {', '.join(RELATIONS)}",
                                      where=where, fix="label every citation")
         if item.get("review", "adjudicated") not in _REVIEWS:
-            raise GraphciteError("review: expected adjudicated or contested", where=where, fix="fix the label")
+            raise InputError("review: expected adjudicated or contested", where=where, fix="fix the label")
         items.append(item)
     if not items:
-        raise GraphciteError("the labelled set is empty", where=str(path), fix="add items, one JSON object per line")
+        raise InputError("the labelled set is empty", where=str(path), fix="add items, one JSON object per line")
     return items
 
 
@@ -256,15 +256,16 @@ def _split(scored: Sequence[dict[str, Any]], key: str) -> dict[str, dict[str, An
 
 
 def evaluate_set(store: Store, path: Path, *, config: VerifierConfig | None = None,
-                 baseline: str | None = None) -> dict[str, Any]:
-    """Evaluate a configuration (and optionally the lexical baseline) on a labelled set."""
+                 baseline: str | None = None, by_rule: bool = False) -> dict[str, Any]:
+    """Evaluate a configuration (and optionally the lexical baseline) on a labelled set; with
+    ``by_rule``, also how often each rule vetoed gold-supported and gold-unsupported items."""
     items = load_set(path)
     config = config or VerifierConfig()
     runs = {"default" if config == VerifierConfig() else f"config {config.hash}": config}
     if baseline == "lexical":
-        runs["lexical baseline"] = VerifierConfig.lexical_baseline(config.threshold)
+        runs["lexical baseline"] = VerifierConfig.lexical_baseline()
     elif baseline is not None:
-        raise GraphciteError(f"unknown baseline {baseline!r}", where="--baseline", fix="use lexical")
+        raise InputError(f"unknown baseline {baseline!r}", where="--baseline", fix="use lexical")
     out: dict[str, Any] = {"set": str(Path(path).name), "items": len(items), "runs": {}}
     for name, cfg in runs.items():
         scored = score_items(store, items, cfg)
@@ -272,6 +273,8 @@ def evaluate_set(store: Store, path: Path, *, config: VerifierConfig | None = No
                              "by_category": _split(scored, "category"), "by_review": _split(scored, "review"),
                              "false_supports": [s["id"] for s in scored if s["supported"] and not s["gold_supported"]],
                              "missed_supports": [s["id"] for s in scored if s["gold_supported"] and not s["supported"]]}
+        if by_rule:
+            out["runs"][name]["by_rule"] = rule_table(scored)
     out["summary"] = {name: {k: run["metrics"][k] for k in ("false_support_rate", "support_recall",
                                                              "support_precision", "agreement")}
                       for name, run in out["runs"].items()}
@@ -315,6 +318,16 @@ def render_eval(result: dict[str, Any], console: Any, *, categories: bool = True
             cells.append("n/a" if value is None else f"{value:.3f}")
         table.add_row(key, *cells)
     console.print(table)
+    for name in names:
+        rows = result["runs"][name].get("by_rule")
+        if rows:
+            rules = Table("rule", "vetoed supported", "vetoed unsupported", "rate supp.", "rate unsupp.", "lift",
+                          title=f"{name}: vetoes by rule (lift = unsupported rate / supported rate)")
+            for row in rows:
+                rules.add_row(row["code"], str(row["on_supported"]), str(row["on_unsupported"]),
+                              f"{row['rate_supported']:.3f}", f"{row['rate_unsupported']:.3f}",
+                              "n/a" if row["lift"] is None else f"{row['lift']:.2f}")
+            console.print(rules)
     if not categories:
         return
     first = result["runs"][names[0]]
