@@ -134,6 +134,7 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
     ev_content = tuple(dict.fromkeys(w.lemma for w in ev_words if w.lemma not in STOPWORDS))
     ev_names = [" ".join(w.lower for w in run) for run in _names(ev_words, evidence)]
     light = word_list("light_verbs")
+    particles = word_list("particles")
     weak = word_list("weak_words") | word_list("month_names")
     slots: list[Slot] = []
     in_names: set[int] = set()
@@ -172,6 +173,12 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
         status, by, relation = _match_word(word.lemma, ev_content, ev_lemmas, accepted)
         if status == "missing" and word.lower != word.lemma:
             status, by, relation = _match_word(word.lower, ev_content, ev_lemmas, accepted)
+        at = claim_words.index(word)
+        if status == "missing" and at + 1 < len(claim_words) and claim_words[at + 1].lower in particles:
+            phrase = f"{word.lemma} {claim_words[at + 1].lower}"  # a phrasal verb: "set up" / "established"
+            status, by, relation = _match_word(phrase, ev_content, frozenset(), accepted)
+            if status != "paraphrase":
+                status, by, relation = "missing", None, None
         if status == "opposite" and by and not _anchored(claim_words, claim_words.index(word), ev_words, by):
             status, by, relation = "missing", None, None
         if status == "missing":

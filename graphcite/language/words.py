@@ -63,7 +63,7 @@ class Word:
 def words_of(text: str) -> tuple[Word, ...]:
     """The words of ``text`` in order. A capitalised word is a name unless it opens a sentence and is
     also an ordinary word ("Prices rose" vs "Kessler rose"); all-capitals acronyms are names."""
-    out = []
+    out: list[Word] = []
     for match in _WORD.finditer(text):
         surface = match.group(0).replace("’", "'")
         if surface.endswith("'s"):
@@ -77,4 +77,9 @@ def words_of(text: str) -> tuple[Word, ...]:
             proper = True
         out.append(Word(surface, lemma(lowered) if not proper else lowered, match.start(),
                         match.start() + len(surface), proper))
+    for i in range(len(out) - 1):  # "Maria Lopez ..." opening a sentence: a name run starts at its first word
+        first, second = out[i], out[i + 1]
+        if (not first.proper and first.surface[0].isupper() and second.proper and first.lower not in STOPWORDS
+                and text[first.end:second.start] == " "):
+            out[i] = Word(first.surface, first.lower, first.start, first.end, True)
     return tuple(out)

@@ -282,6 +282,8 @@ def _verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[
         part_verdicts = [_verify_part(part, resolved, config, contradictions.get((ci, pi), []))
                          for pi, part in enumerate(parts or [_whole(claim)])]
         claims_out.append(_claim_verdict(ci, claim, resolved, part_verdicts))
+    if not config.lexical_only:
+        _mark_restricted_origins(store, answer, parts_per_claim, resolved_all, claims_out, audience)
     return CheckReport(answer_id=answer.answer_id, question=answer.question, audience=audience,
                        verifier={"config_hash": config.hash, **config.as_dict()}, claims=claims_out,
                        metrics=metrics_for(claims_out))
@@ -295,6 +297,33 @@ def verify_claims(store: Store, answer: InputAnswer, parts_per_claim: Sequence[S
 
 def _whole(claim: InputClaim) -> AtomicClaim:
     return AtomicClaim(text=claim.text, span=(0, len(claim.text)))
+
+
+def _mark_restricted_origins(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
+                             resolved_all: Sequence[ResolvedCitation], claims: list[ClaimVerdict],
+                             audience: str) -> None:
+    """GC953: a claim whose decisive values or terms come only from a restricted unit it does not cite.
+
+    The internal report names the units; a public report says only that the origin is withheld."""
+    from graphcite.verify.origin import OriginQuery, restricted_origins
+
+    queries = []
+    cursor = 0
+    for ci, (claim, parts) in enumerate(zip(answer.claims, parts_per_claim, strict=True)):
+        resolved = resolved_all[cursor:cursor + len(claim.citations)]
+        cursor += len(claim.citations)
+        if claims[ci].supported or not any(c.valid for c in resolved):
+            continue
+        values = [v for part in parts for v in part.values]
+        queries.append(OriginQuery(str(ci), claim.text, values, [c.unit_id for c in resolved if c.unit_id]))
+    if not queries:
+        return
+    for key, units in sorted(restricted_origins(store, queries).items()):
+        verdict = claims[int(key)]
+        detail = ("the claim's decisive content comes from a restricted source (withheld)" if audience == "public"
+                  else "the claim's decisive content is found only in restricted unit(s) " + ", ".join(units))
+        target = next((c for c in verdict.citations if c.valid), verdict.citations[0])
+        target.findings.append(FindingOut("GC953", "restricted-origin", "fail", detail))
 
 
 def _claim_verdict(index: int, claim: InputClaim, resolved: Sequence[ResolvedCitation],

@@ -80,3 +80,25 @@ def test_bulk_matches_one_by_one(lineage_store: Store, units: dict[str, str]) ->
 def test_a_store_without_restricted_sources_has_no_origins(store: Store) -> None:
     assert origin(store, "Signing secrets are rotated every 45 days.", []) == []
     assert restricted_origins(store, []) == {}
+
+
+def test_the_check_report_names_the_origin_internally_and_withholds_it_publicly(lineage_store: Store) -> None:
+    from graphcite.claims import load_answer
+    from graphcite.verify import verify_answer
+
+    quote = lineage_store.scalar("SELECT text FROM evidence_unit WHERE source_key = 'posts/public-keys.md' "
+                                 "AND text LIKE '%fixed schedule%'")
+    answer = load_answer({"answer_id": "launder", "claims": [{
+        "text": "Signing secrets are rotated every 45 days.",
+        "citations": [{"source": "posts/public-keys.md", "quote": quote}]}]})
+    internal = verify_answer(lineage_store, answer, audience="internal")["claims"][0]
+    public = verify_answer(lineage_store, answer, audience="public")["claims"][0]
+    assert not internal["supported"] and not public["supported"]
+    inside = [f for c in internal["citations"] for f in c["findings"] if f["code"] == "GC953"]
+    outside = [f for c in public["citations"] for f in c["findings"] if f["code"] == "GC953"]
+    assert inside and "manuals" not in inside[0]["detail"] and "restricted unit" in inside[0]["detail"]
+    assert outside and outside[0]["detail"].endswith("(withheld)")
+    secret_units = {r["unit_id"] for r in lineage_store.rows(
+        "SELECT unit_id FROM evidence_unit WHERE source_key = 'manuals/secret.md'")}
+    assert any(u in inside[0]["detail"] for u in secret_units)
+    assert not any(u in outside[0]["detail"] for u in secret_units)
