@@ -134,6 +134,7 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
     ev_content = tuple(dict.fromkeys(w.lemma for w in ev_words if w.lemma not in STOPWORDS))
     ev_names = [" ".join(w.lower for w in run) for run in _names(ev_words, evidence)]
     light = word_list("light_verbs")
+    claim_lemmas = frozenset(w.lemma for w in claim_words)  # an opposite the claim itself uses is no opposite
     particles = word_list("particles")
     weak = word_list("weak_words") | word_list("month_names")
     slots: list[Slot] = []
@@ -179,7 +180,7 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
             status, by, relation = _match_word(phrase, ev_content, frozenset(), accepted)
             if status != "paraphrase":
                 status, by, relation = "missing", None, None
-        if status == "opposite" and by and not _anchored(claim_words, claim_words.index(word), ev_words, by):
+        if status == "opposite" and by and (by in claim_lemmas or not _anchored(claim_words, at, ev_words, by)):
             status, by, relation = "missing", None, None
         if status == "missing":
             nation = lexicon.nationality_of(word.lower)

@@ -205,8 +205,11 @@ def _verify_part(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config
             names = ", ".join(f"#{i + 1}" for i in members)
             for index in members:
                 verdicts[index].relation = "supports"
-                verdicts[index].findings.append(Finding("GC951", "joint-support", "pass",
-                                                        f"supports jointly with {names}"))
+                evidence = resolved[index].evidence
+                covered = sorted({s.text for s in alignment_for(part, evidence).slots
+                                  if s.status in {"found", "paraphrase"}}) if evidence else []
+                detail = f"supports jointly with {names}" + (f"; covers {', '.join(covered)}" if covered else "")
+                verdicts[index].findings.append(Finding("GC951", "joint-support", "pass", detail))
             note = f"supported jointly by citations {names}"
     status = _part_status(part, verdicts, resolved, contradicting)
     return PartVerdict(part, status, verdicts, contradicting, note)

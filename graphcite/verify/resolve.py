@@ -19,6 +19,7 @@ from typing import Any
 
 from graphcite.models import CitationRef, ExtractedValue
 from graphcite.store import Store
+from graphcite.verify.catalogue import CODES
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import Finding
 
@@ -26,15 +27,7 @@ __all__ = ["ResolvedCitation", "resolve_citations"]
 
 SMALL_REVISION_SET = 16
 
-INTEGRITY_RULES: dict[str, str] = {
-    "GC101": "invented-identifier",
-    "GC102": "revision-unknown",
-    "GC103": "revision-not-current",
-    "GC104": "restricted-source",
-    "GC105": "span-out-of-range",
-    "GC106": "quote-not-verbatim",
-    "GC107": "quote-not-located",
-}
+INTEGRITY_RULES: dict[str, str] = {code: entry.symbol for code, entry in CODES.items() if entry.family == "integrity"}
 
 
 @dataclass(slots=True)
@@ -62,7 +55,7 @@ class ResolvedCitation:
         self.valid = False
 
     def note(self, code: str, detail: str) -> None:
-        self.findings.append(Finding(code, INTEGRITY_RULES[code], "pass", detail))
+        self.findings.append(Finding(code, INTEGRITY_RULES[code], "note", detail))
 
 
 def _value(row: dict[str, Any], offset: int) -> ExtractedValue:

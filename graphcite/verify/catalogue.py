@@ -1,0 +1,162 @@
+"""The codes the engine itself reports: citation integrity (GC101-GC107), support (GC201) and the
+multi-citation codes (GC951-GC953). Together with the qualifier rules in :mod:`graphcite.verify.registry`
+they make one catalogue: `graphcite rules` lists every code, `graphcite rules explain CODE` prints
+its why and its cases, and a meta-test runs every case through a real store.
+
+These codes are not functions of one claim and one span (they need the store, the audience or all of
+a claim's citations), so their cases are whole citations against a small case corpus
+(:data:`CASE_CORPUS`), checked end to end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["CASE_CORPUS", "CODES", "CitationCase", "CodeEntry", "code_entry"]
+
+# The documents every case cites. "cases/policy.md" gets a second revision in the meta-test
+# (CASE_POLICY_V2), so "@first" names a revision that is no longer current.
+CASE_CORPUS: dict[str, str] = {
+    "cases/policy.md": "---\ntitle: Returns policy\nstatus: current\n---\n# Returns\n\n"
+                       "Refunds are accepted for 14 days after delivery.\n\n"
+                       "The help desk answers within one working day.\n\n"
+                       "Refund questions go to the help desk.\n",
+    "cases/secret.md": "---\ntitle: Staff returns\nvisibility: restricted\n---\n# Staff returns\n\n"
+                       "Staff refunds are accepted for 60 days after delivery.\n",
+    "cases/depot.md": "# Depot\n\nParcels wait at the depot. Parcels wait at the depot.\n",
+}
+CASE_POLICY_V2 = CASE_CORPUS["cases/policy.md"] + "\nStore credit never expires.\n"
+
+
+@dataclass(frozen=True, slots=True)
+class CitationCase:
+    """A claim with its citations (native answer form) and the audience it is checked for.
+
+    Citation revisions may be "@first" or "@current": the meta-test puts the real revision ids in.
+    """
+
+    claim: str
+    citations: tuple[dict[str, Any], ...]
+    audience: str = "internal"
+
+
+@dataclass(frozen=True, slots=True)
+class CodeEntry:
+    """One engine code: what it is called, what its failure does, why it matters, and its cases.
+
+    ``good`` cases must not fail the code; ``bad`` cases must (as a failure or, for a code whose effect
+    is a note, as a note). For a code that reports success (``reports="pass"``), good cases must show
+    it passing and bad cases must not.
+    """
+
+    code: str
+    symbol: str
+    family: str
+    effect: str
+    doc: str
+    good: tuple[CitationCase, ...]
+    bad: tuple[CitationCase, ...]
+    reports: str = "fail"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+CODES: dict[str, CodeEntry] = {}
+
+
+def _entry(code: str, symbol: str, family: str, effect: str, doc: str, good: list[CitationCase],
+           bad: list[CitationCase], reports: str = "fail") -> None:
+    if code in CODES:
+        raise ValueError(f"code {code} registered twice")
+    CODES[code] = CodeEntry(code, symbol, family, effect, " ".join(doc.split()), tuple(good), tuple(bad), reports)
+
+
+def code_entry(code: str) -> CodeEntry | None:
+    """The entry for an engine code or its name (None when it is a qualifier rule or unknown)."""
+    key = code.strip()
+    return CODES.get(key.upper()) or next((e for e in CODES.values() if e.symbol == key), None)
+
+
+_REFUND = "Refunds are accepted for 14 days after delivery."
+_POLICY = "cases/policy.md"
+
+
+def _cite(quote: str | None = None, source: str = _POLICY, **extra: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"source": source, **extra}
+    if quote is not None:
+        out["quote"] = quote
+    return out
+
+
+_entry("GC101", "invented-identifier", "integrity", "invalid",
+       """The cited source or evidence unit must exist in the store. A citation to a file or chunk id
+       that was never ingested is invented: nothing can be checked against it, so the claim is invalid,
+       whatever its words.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),))],
+       bad=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND, "cases/nope.md"),)),
+            CitationCase("Refunds are accepted for 14 days.", ({"chunk_id": "0123456789abcdef", "quote": "x"},))])
+_entry("GC102", "revision-unknown", "integrity", "invalid",
+       """A citation that names a revision must name one the source has. Revisions are immutable, so
+       a revision id is the only way to say exactly which text was read; an unknown one cannot be
+       checked.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND, revision="@current"),))],
+       bad=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND, revision="ffffffffffffffff"),))])
+_entry("GC103", "revision-not-current", "integrity", "note",
+       """A citation to an older revision is checked against that revision's text, and the report says
+       a newer one exists: the passage may have changed since the answer was written.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND, revision="@current"),))],
+       bad=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND, revision="@first"),))])
+_entry("GC104", "restricted-source", "integrity", "invalid",
+       """A public answer may not rest on a restricted source: the reader could not check it, and the
+       citation would leak that the source exists. For the public audience such a citation is invalid.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),), "public")],
+       bad=[CitationCase("Staff refunds are accepted for 60 days.",
+                         (_cite("Staff refunds are accepted for 60 days after delivery.", "cases/secret.md"),),
+                         "public")])
+_entry("GC105", "span-out-of-range", "integrity", "invalid",
+       """Offsets must be non-negative integers with start before end, inside the cited text. A span
+       past the end, reversed or negative points at nothing; that citation is invalid and the rest of
+       the answer is still checked.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(start=57, end=105),))],
+       bad=[CitationCase("Refunds are accepted for 14 days.", (_cite(start=105, end=57),)),
+            CitationCase("Refunds are accepted for 14 days.", (_cite(start=0, end=10_000_000),))])
+_entry("GC106", "quote-not-verbatim", "integrity", "invalid",
+       """When a citation gives offsets and a quote, the stored text at those offsets must be the quote,
+       character for character. A paraphrased quote says the source said something it did not.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND, start=57, end=105),))],
+       bad=[CitationCase("Refunds are accepted for 14 days.",
+                         (_cite("Refunds are taken for 14 days after delivery.", start=57, end=105),))])
+_entry("GC107", "quote-not-located", "integrity", "invalid",
+       """A quote without offsets must occur exactly once in the cited text: a quote that does not occur
+       was paraphrased or invented, and one that occurs twice does not say which passage is meant.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),))],
+       bad=[CitationCase("Refunds are accepted for 14 days.", (_cite("Refunds are welcome for two weeks."),)),
+            CitationCase("Parcels wait at the depot.", (_cite("Parcels wait at the depot.", "cases/depot.md"),))])
+_entry("GC201", "lexical-support", "support", "mentions/insufficient",
+       """The span must say what the claim says: each name and content word of the claim is found in the
+       quote or its envelope (title, headings, the sentence a pronoun points to), directly or by a
+       paraphrase from the lexicon. Below the threshold share the citation only mentions the topic.
+       With a judge configured (http, local:DIR) the judge answers this question instead.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),))],
+       bad=[CitationCase("The warehouse ships pallets on Sundays.", (_cite(_REFUND),))])
+_entry("GC951", "joint-support", "multi-source", "supports",
+       """Several citations may support a claim together when none does alone (one gives the who, another
+       the when); the report says which citations did so. Each must still pass every rule on its own.""",
+       good=[CitationCase("The help desk answers refund questions within one working day.",
+                          (_cite("Refund questions go to the help desk."),
+                           _cite("The help desk answers within one working day.")))],
+       bad=[CitationCase("The help desk answers refund questions within one working day.",
+                         (_cite("Refund questions go to the help desk."), _cite(_REFUND)))],
+       reports="pass")
+_entry("GC952", "citation-adds-nothing", "multi-source", "note",
+       """A citation that supports no part of the claim while others do is padding: it makes the answer
+       look better sourced than it is, so the report points it out.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),))],
+       bad=[CitationCase("Refunds are accepted for 14 days.",
+                         (_cite(_REFUND), _cite("The help desk answers within one working day.")))])
+_entry("GC953", "restricted-origin", "multi-source", "note",
+       """A claim whose decisive figure or term appears only in a restricted unit it does not cite has
+       that restricted source as its origin (laundering through a public neighbour). The internal
+       report names the unit; a public report says only that the origin is withheld.""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),))],
+       bad=[CitationCase("Refunds are accepted for 60 days after delivery.", (_cite(_REFUND),))])
