@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from graphcite.cli_common import (
+    STYLES,
     SYMBOLS,
     AnswerArgument,
     AudienceOption,
@@ -56,8 +57,6 @@ errors_app = typer.Typer(add_completion=False, invoke_without_command=True,
                          help="List the error codes (code, area, message), or explain one.")
 app.add_typer(errors_app, name="errors")
 
-STYLES = {"supported": "green", "contradicted": "red", "conflict": "yellow", "insufficient": "magenta",
-          "unsupported": "magenta", "invalid": "red"}
 _print_json = print_json
 
 

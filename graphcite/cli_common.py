@@ -28,8 +28,9 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from graphcite.errors import GraphciteError, make_error
+from graphcite.models import STATUS_DISPLAY, UNVERIFIED_DISPLAY
 
-__all__ = ["SYMBOLS", "AnswerArgument", "AudienceOption", "DbOption", "DocumentsOption", "FormatOption", "JsonOption",
+__all__ = ["STYLES", "SYMBOLS", "AnswerArgument", "AudienceOption", "DbOption", "DocumentsOption", "FormatOption", "JsonOption",
            "MaxAnswerMbOption", "MaxClaimCharsOption", "MaxClaimsOption", "ModelOption", "OneLineErrors",
            "TextOption", "answer_input", "answer_limits", "check_audience",
            "check_input_file", "check_int", "check_number",
@@ -45,9 +46,11 @@ DbOption = Annotated[str | None, typer.Option("--db", help="DuckDB file (default
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table or tree")]
 AudienceOption = Annotated[str, typer.Option("--audience", help="public hides restricted sources' text and ids")]
 
-SYMBOLS = {"supported": "✔ supported", "contradicted": "✘ contradicted", "conflict": "⚠ conflict",
-           "insufficient": "? insufficient", "unsupported": "∅ unsupported", "invalid": "✘ invalid",
-           "unverified": "… not verified"}
+# symbol + word for each status, from the one table in graphcite.models
+SYMBOLS = {**{str(status): f"{symbol} {word}" for status, (symbol, word, _) in STATUS_DISPLAY.items()},
+           "unverified": f"{UNVERIFIED_DISPLAY[0]} {UNVERIFIED_DISPLAY[1]}"}
+STYLES = {**{str(status): colour for status, (_, _, colour) in STATUS_DISPLAY.items()},
+          "unverified": UNVERIFIED_DISPLAY[2]}
 
 EXIT_USAGE = 2
 EXIT_BUG = 70  # EX_SOFTWARE: not the user's fault

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
+from sqlalchemy import BigInteger
 from sqlmodel import Field, SQLModel
 
 __all__ = [
@@ -20,20 +22,31 @@ __all__ = [
     "KINDS",
     "LINK_RELATIONS",
     "RELATIONS",
+    "RELATION_DISPLAY",
     "STATUSES",
+    "STATUS_DISPLAY",
+    "STATUS_ORDER",
+    "UNVERIFIED_DISPLAY",
     "Annotation",
     "AnswerRecord",
     "AtomicClaim",
+    "CheckReport",
     "CitationRecord",
     "CitationRef",
+    "CitationVerdict",
     "ClaimRecord",
+    "ClaimStatus",
+    "ClaimVerdict",
     "EvidenceUnit",
     "ExtractedValue",
+    "FindingOut",
     "InputAnswer",
     "InputClaim",
     "LemmaEntry",
     "ParsedDocument",
     "ParsedUnit",
+    "PartVerdictOut",
+    "Relation",
     "Source",
     "SourceLink",
     "SourceRevision",
@@ -46,7 +59,7 @@ STATUSES = ("current", "superseded", "historical", "proposal", "rejected", "forb
 KINDS = ("decision", "incident", "manual", "note", "post", "contract", "code", "test", "observation",
          "registry", "manifest")
 BLOCK_TYPES = ("heading", "paragraph", "list_item", "table_row", "block_quote", "code")
-LINK_RELATIONS = ("derived_from", "quotes", "implements", "supersedes", "revision_of")
+LINK_RELATIONS = ("derived_from", "quotes", "implements", "supersedes", "revision_of", "supersedes_cycle")
 RELATIONS = ("supports", "contradicts", "contextualizes", "mentions", "insufficient")
 CLAIM_TYPES = ("direct", "synthesis", "inference", "proposal", "background")
 
@@ -103,17 +116,17 @@ class EvidenceUnit(SQLModel, table=True):
     revision_id: str = Field(index=True)
     source_key: str = Field(index=True)
     ordinal: int
-    start: int = Field(description="code-point offset into the revision text")
-    end: int
+    start: int = Field(description="code-point offset into the revision text", sa_type=BigInteger)
+    end: int = Field(sa_type=BigInteger)
     text: str
     block_type: str
     heading_path_json: str = Field(default="[]", description="JSON list of enclosing headings")
     status: str = Field(default="current")
     status_cue: str | None = Field(default=None, description="the heading or front matter that set status")
-    page: int | None = None
+    page: int | None = Field(default=None, sa_type=BigInteger)
     symbol: str | None = None
-    line_start: int | None = None
-    line_end: int | None = None
+    line_start: int | None = Field(default=None, sa_type=BigInteger)
+    line_end: int | None = Field(default=None, sa_type=BigInteger)
     table_headers_json: str | None = None
 
 
@@ -124,8 +137,8 @@ class TypedValue(SQLModel, table=True):
     value_id: str = Field(primary_key=True)
     unit_id: str = Field(index=True)
     revision_id: str
-    start: int
-    end: int
+    start: int = Field(sa_type=BigInteger)
+    end: int = Field(sa_type=BigInteger)
     surface: str
     magnitude: float | None = None
     low: float | None = None
@@ -197,11 +210,11 @@ class CitationRecord(SQLModel, table=True):
     source_key: str | None = None
     revision: str | None = None
     chunk_id: str | None = None
-    start: int | None = None
-    end: int | None = None
+    start: int | None = Field(default=None, sa_type=BigInteger)
+    end: int | None = Field(default=None, sa_type=BigInteger)
     quote: str | None = None
     role: str | None = None
-    page: int | None = None
+    page: int | None = Field(default=None, sa_type=BigInteger)
 
 
 class VerificationRecord(SQLModel, table=True):
@@ -306,6 +319,9 @@ class CitationRef:
     role: str | None = None
     page: int | None = None
     page_end: int | None = None
+    # why the citation cannot be used as written (a bad offset or page, a malformed marker); the answer
+    # is still read, and verification marks this citation invalid (GC105) instead of refusing the answer
+    defect: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,3 +379,146 @@ class LemmaEntry(SQLModel, table=True):
     __tablename__ = "lemma_lookup"
     word: str = Field(primary_key=True)
     lemma: str
+
+
+# --------------------------------------------------------------------------------------------
+# Typed verification results: the engine builds these; JSON, the CLI and HTML read them
+# --------------------------------------------------------------------------------------------
+
+
+class ClaimStatus(StrEnum):
+    """A claim's verdict, worst first in :data:`STATUS_ORDER` (supported is the only good one)."""
+
+    SUPPORTED = "supported"
+    INVALID = "invalid"
+    CONTRADICTED = "contradicted"
+    CONFLICT = "conflict"
+    INSUFFICIENT = "insufficient"
+    UNSUPPORTED = "unsupported"
+
+
+class Relation(StrEnum):
+    """What one citation does for one claim (the verdict insufficient included)."""
+
+    SUPPORTS = "supports"
+    CONTRADICTS = "contradicts"
+    CONTEXTUALIZES = "contextualizes"
+    MENTIONS = "mentions"
+    INSUFFICIENT = "insufficient"
+
+
+STATUS_ORDER: tuple[ClaimStatus, ...] = (ClaimStatus.INVALID, ClaimStatus.CONTRADICTED, ClaimStatus.CONFLICT,
+                                         ClaimStatus.INSUFFICIENT, ClaimStatus.UNSUPPORTED)
+# One place for the words and symbols the CLI, the HTML page and the review app show for a status or a
+# relation: a symbol and a word together, never colour alone. "unverified" is a claim not yet checked.
+STATUS_DISPLAY: dict[str, tuple[str, str, str]] = {  # status -> (symbol, word, colour)
+    ClaimStatus.SUPPORTED: ("✔", "supported", "green"),
+    ClaimStatus.INVALID: ("⊘", "invalid", "red"),
+    ClaimStatus.CONTRADICTED: ("✘", "contradicted", "red"),
+    ClaimStatus.CONFLICT: ("⚠", "conflict", "yellow"),
+    ClaimStatus.INSUFFICIENT: ("?", "insufficient", "magenta"),
+    ClaimStatus.UNSUPPORTED: ("∅", "unsupported", "magenta"),
+}
+UNVERIFIED_DISPLAY: tuple[str, str, str] = ("…", "not verified", "white")
+RELATION_DISPLAY: dict[str, tuple[str, str]] = {  # relation -> (symbol, word)
+    Relation.SUPPORTS: ("✔", "supports"), Relation.CONTRADICTS: ("✘", "contradicts"),
+    Relation.CONTEXTUALIZES: ("◐", "contextualizes"), Relation.MENTIONS: ("○", "mentions only"),
+    Relation.INSUFFICIENT: ("?", "insufficient"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FindingOut:
+    """One rule's conclusion as reported: code, rule name, pass/fail, detail."""
+
+    code: str
+    rule: str
+    outcome: Literal["pass", "fail", "skip", "note"]
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class CitationVerdict:
+    """One citation of a claim as reported: where it points, whether it is valid, what it does."""
+
+    index: int
+    source: str | None
+    chunk_id: str | None
+    revision: str | None
+    unit_id: str | None
+    start: int | None
+    end: int | None
+    quote: str | None
+    page: int | None
+    symbol: str | None
+    heading_path: list[str]
+    unit_status: str | None
+    role: str | None
+    valid: bool
+    relation: Relation
+    support_score: float
+    findings: list[FindingOut]
+    slots: dict[str, str] | None = None  # which claim slots this citation covered in joint support
+
+
+@dataclass(slots=True)
+class PartVerdictOut:
+    """One atomic part of a compound claim as reported."""
+
+    text: str
+    span: list[int]
+    status: ClaimStatus
+    supported: bool
+    qualifiers: dict[str, Any]
+    note: str
+    citations: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class ClaimVerdict:
+    """One claim of an answer: its status, its citations, its parts or qualifiers."""
+
+    index: int
+    text: str
+    type: str
+    status: ClaimStatus
+    supported: bool
+    citations: list[CitationVerdict]
+    contradicting_evidence: list[dict[str, Any]]
+    premises: list[str] | None = None
+    parts: list[PartVerdictOut] | None = None
+    qualifiers: dict[str, Any] | None = None
+    note: str | None = None
+    claim_id: str | None = None
+
+
+@dataclass(slots=True)
+class CheckReport:
+    """The report of one check: deterministic (no timestamps), claims in input order."""
+
+    answer_id: str
+    question: str | None
+    audience: str
+    verifier: dict[str, Any]
+    claims: list[ClaimVerdict]
+    metrics: dict[str, Any]
+    answer_rev: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data; optional keys that are unset are left out."""
+        from dataclasses import asdict
+
+        def clean(value: Any) -> Any:
+            if isinstance(value, dict):
+                return {k: clean(v) for k, v in value.items()
+                        if not (v is None and k in _OPTIONAL_KEYS)}
+            if isinstance(value, list):
+                return [clean(v) for v in value]
+            if isinstance(value, StrEnum):
+                return str(value)
+            return value
+
+        return clean(asdict(self))
+
+
+_OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots"})

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from graphcite.store import TABLES, ddl_statements
 
-__all__ = ["ddl_snapshot", "model_schemas", "write_schemas"]
+__all__ = ["ddl_snapshot", "model_schemas", "report_schema", "write_schemas"]
 
 
 def model_schemas() -> dict[str, str]:
@@ -24,6 +24,19 @@ def model_schemas() -> dict[str, str]:
     return out
 
 
+def report_schema() -> str:
+    """The JSON Schema of ``graphcite check --json``, generated from the typed report (CheckReport)."""
+    from pydantic import TypeAdapter
+
+    from graphcite.models import CheckReport
+
+    schema = TypeAdapter(CheckReport).json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://graphcite.invalid/schema/check-report.schema.json"
+    schema["title"] = "graphcite check --json report (generated from graphcite.models.CheckReport)"
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
 def ddl_snapshot() -> str:
     """The DuckDB DDL the store runs, one statement per block."""
     return "\n\n".join(s.rstrip() + ";" for s in ddl_statements()) + "\n"
@@ -33,7 +46,8 @@ def write_schemas(folder: Path) -> list[Path]:
     """Write every generated schema and the DDL snapshot into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in {**model_schemas(), "ddl.sql": ddl_snapshot()}.items():
+    generated = {**model_schemas(), "check-report.schema.json": report_schema(), "ddl.sql": ddl_snapshot()}
+    for name, text in generated.items():
         path = folder / name
         path.write_text(text, encoding="utf-8")
         written.append(path)

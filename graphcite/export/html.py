@@ -22,20 +22,15 @@ from graphcite.export.output import OutputTarget, open_output
 from graphcite.export.webanno import revision_iri
 from graphcite.graph.chain import claim_tree
 from graphcite.graph.independence import independence
+from graphcite.models import RELATION_DISPLAY, STATUS_DISPLAY, UNVERIFIED_DISPLAY
 from graphcite.store import Store
 
 __all__ = ["CSP", "VERDICTS", "render_page", "write_html"]
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
-VERDICTS = {
-    "supported": ("✔", "Supported"), "contradicted": ("✘", "Contradicted"), "conflict": ("⚠", "Conflict"),
-    "insufficient": ("?", "Insufficient"), "unsupported": ("∅", "Unsupported"), "invalid": ("✘", "Invalid"),
-    "unverified": ("…", "Not verified"),
-}
-RELATIONS = {
-    "supports": ("✔", "supports"), "contradicts": ("✘", "contradicts"), "contextualizes": ("◐", "contextualizes"),
-    "mentions": ("○", "mentions only"), "insufficient": ("?", "insufficient"), "unchecked": ("…", "not checked"),
-}
+VERDICTS = {**{str(status): (symbol, word.capitalize()) for status, (symbol, word, _) in STATUS_DISPLAY.items()},
+            "unverified": (UNVERIFIED_DISPLAY[0], UNVERIFIED_DISPLAY[1].capitalize())}
+RELATIONS = {**{str(r): pair for r, pair in RELATION_DISPLAY.items()}, "unchecked": ("…", "not checked")}
 KIND_LABELS = {"decision": "decision", "code": "code", "test": "test", "observation": "observed evidence",
                "incident": "incident record", "post": "blog post", "manual": "manual", "note": "note",
                "contract": "contract", "registry": "registry", "manifest": "release manifest", "proposal": "proposal"}
