@@ -250,8 +250,12 @@ def _config(config_file: str | None, judge: str | None, threshold: float | None,
 
     check_number(threshold, "--threshold", minimum=0, maximum=1)
     check_input_file(config_file, "--config")
+    from graphcite.verify.judges import prepare_judge
+
     base = load_config(config_file) if config_file else VerifierConfig()
-    return base.with_overrides(judge=judge, threshold=threshold, judge_url=judge_url, judge_model=judge_model)
+    config = base.with_overrides(judge=judge, threshold=threshold, judge_url=judge_url, judge_model=judge_model)
+    prepare_judge(config)  # a bad judge setting is one line now, not an error in the middle of a check
+    return config
 
 
 def render_report(report: dict[str, Any], console: Console) -> None:
@@ -291,7 +295,8 @@ def render_report(report: dict[str, Any], console: Console) -> None:
         console.print(m["reason"], markup=False)
 
 
-JudgeOption = Annotated[str | None, typer.Option("--judge", help="heuristic (default) or http")]
+JudgeOption = Annotated[str | None, typer.Option("--judge", help="heuristic (default: slot alignment), http, or "
+                                                 "local:DIR (an NLI model on disk; pip install 'graphcite[local-judge]')")]
 ThresholdOption = Annotated[float | None, typer.Option("--threshold", help="lexical support threshold (0.5)")]
 ConfigOption = Annotated[str | None, typer.Option("--config", help="verifier config file (YAML/JSON)")]
 JudgeUrlOption = Annotated[str | None, typer.Option("--judge-url", help="OpenAI-compatible base URL")]

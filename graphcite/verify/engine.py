@@ -81,8 +81,8 @@ def _active_rules(config: VerifierConfig) -> list[Any]:
 def _lexical_text(claim: AtomicClaim, config: VerifierConfig) -> str:
     """The claim text the lexical test reads: with the rules active, numbers are the quantity rules'
     job (14 days must meet 2 weeks), so value surfaces are blanked out; the baseline keeps them."""
-    if config.lexical_only or not claim.values:
-        return claim.text
+    if config.lexical_only or not claim.values or config.judge_kind != "heuristic":
+        return claim.text  # a model judge reads the numbers too ("Refunds take days" vs "30 days")
     return blank_values(claim.text, claim.values)
 
 
@@ -277,6 +277,8 @@ def _verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[
     contradictions: dict[tuple[int, int], list[dict[str, Any]]] = {}
     if config.store_contradictions and not config.lexical_only:
         contradictions = find_contradictions(store, parts_per_claim, answer, resolved_all, audience=audience)
+    if config.judge_kind == "local" and not config.lexical_only:
+        _prefetch_judgements(answer, parts_per_claim, resolved_all, config)
     claims_out: list[ClaimVerdict] = []
     cursor = 0
     for ci, (claim, parts) in enumerate(zip(answer.claims, parts_per_claim, strict=True)):
@@ -300,6 +302,28 @@ def verify_claims(store: Store, answer: InputAnswer, parts_per_claim: Sequence[S
 
 def _whole(claim: InputClaim) -> AtomicClaim:
     return AtomicClaim(text=claim.text, span=(0, len(claim.text)))
+
+
+def _prefetch_judgements(answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
+                         resolved_all: Sequence[ResolvedCitation], config: VerifierConfig) -> None:
+    """Ask a batching judge (local:DIR) about every (part, citation) pair at once; the per-pair calls
+    that follow find the answers kept by the judge."""
+    from graphcite.verify.judges import judge_many
+
+    pairs = []
+    cursor = 0
+    for claim, parts in zip(answer.claims, parts_per_claim, strict=True):
+        resolved = resolved_all[cursor:cursor + len(claim.citations)]
+        cursor += len(claim.citations)
+        for part in parts or [_whole(claim)]:
+            for cit in resolved:
+                if cit.valid and cit.evidence is not None:
+                    text = _lexical_text(part, config)
+                    if attributed(part, cit.evidence):
+                        text = attribution_stripped(text)
+                    pairs.append((text, cit.evidence.envelope))
+    if pairs:
+        judge_many(pairs, config)
 
 
 def _mark_restricted_origins(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
