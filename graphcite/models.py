@@ -506,19 +506,27 @@ class CheckReport:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data; optional keys that are unset are left out."""
-        from dataclasses import asdict
+        return _plain(self)
 
-        def clean(value: Any) -> Any:
-            if isinstance(value, dict):
-                return {k: clean(v) for k, v in value.items()
-                        if not (v is None and k in _OPTIONAL_KEYS)}
-            if isinstance(value, list):
-                return [clean(v) for v in value]
-            if isinstance(value, StrEnum):
-                return str(value)
-            return value
 
-        return clean(asdict(self))
+def _plain(value: Any) -> Any:
+    """Typed report -> plain data without deep copies (dataclasses.asdict copies every leaf)."""
+    if isinstance(value, StrEnum):
+        return str(value)
+    fields_ = getattr(type(value), "__dataclass_fields__", None)
+    if fields_ is not None:
+        out = {}
+        for name in fields_:
+            item = getattr(value, name)
+            if item is None and name in _OPTIONAL_KEYS:
+                continue
+            out[name] = _plain(item)
+        return out
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 _OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots"})
