@@ -351,7 +351,8 @@ def _condition_ok(d: Doc, k: int, cue: Cue, end: int, *, leading: bool) -> bool:
     if phrase == "once":
         return clause_at(d, cue.end, end) is not None
     if phrase in {"after", "before"}:
-        return leading or clause_at(d, cue.end, end) is None or (k > 0 and d.lower[k - 1] == "only")
+        # "only after a confirmed timeout" restricts the claim; "after the war" only dates it
+        return k > 0 and d.lower[k - 1] == "only"
     if phrase in {"until", "while"}:
         return cue.end < end and not is_year(d.lower[cue.end])
     return cue.end < end

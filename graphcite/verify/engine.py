@@ -158,8 +158,8 @@ def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: Veri
     statuses = [c.evidence.status for c, _ in usable if c.evidence]
     if any(s != "current" for s in statuses):
         return []
-    # polarity was judged per citation above (none contradicts); joined quotes would mix clauses
-    joint = evaluate_pair(part, combined, replace(config, disabled_rules=(*config.disabled_rules, "GC401")))
+    # polarity and value binding were judged per citation above; joined quotes would mix clauses
+    joint = evaluate_pair(part, combined, replace(config, disabled_rules=(*config.disabled_rules, "GC401", "GC307")))
     if joint.relation != "supports":
         return []
     claim_terms = support_terms(part.text)

@@ -31,7 +31,7 @@ NEGATION_RE = negation_pattern()  # the same cue list the claim reader uses
 # Conditions and exceptions: the clause runs to the next comma, semicolon or end of sentence.
 CONDITION_RE = re.compile(
     r"\b(only if|only after|only when|only for|unless|provided that|as long as|if|when|whenever|once|"
-    r"except(?: for| when)?|after(?= (?:a|an|the|it|its|every|each|one|two|three|\w+ed\b)))\b([^,;.]*)",
+    r"except(?: for| when)?)\b([^,;.]*)",
     re.IGNORECASE)
 _MODALITY_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("must-not", re.compile(r"\b(must not|mustn't|shall not|may not|is not allowed|are not allowed|"

@@ -366,3 +366,37 @@ def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     missing = [v for v in mine if not any(comparable(v, e) and _holds(v, e, claim.text) for e in theirs)
                and not (_digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope))]
     return "; ".join(f"no value in the evidence states {_describe(v)}" for v in missing)
+
+
+_CLAUSE = re.compile(r"(?:[^;.!?]|[.](?=\S))+")
+
+
+@rule("GC307", "values-split-across-clauses", family="quantity", effect="insufficient",
+      good=[("Version 2 of the contract was agreed in 2023.",
+             "Version 2 of the contract was agreed in 2023; it replaced version 1.")],
+      bad=[("Version 2 of the contract was agreed in 2022.",
+            "Version 1, agreed in 2022, allowed one retry; version 2 removed it.")])
+def values_split_across_clauses(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """Two values the claim binds together must be bound together in the evidence.
+
+    "Version 2 was agreed in 2022" against "Version 1, agreed in 2022, ...; version 2 removed it": both
+    numbers occur, so every value check passes, but the year belongs to another statement. The claim's
+    values must share one clause (a sentence, or a part between semicolons) of the quote.
+    """
+    mine = [v for v in claim.values if v.surface.lower() not in _ARTICLE_ONES and _digits(v)]
+    if len(mine) < 2:
+        return None
+    clauses = [(m.start(), m.end()) for m in _CLAUSE.finditer(evidence.quote)]
+    if len(clauses) < 2:
+        return None
+    spans_per_value = []
+    for value in mine:
+        spans = [locate(evidence.quote, e) for e in evidence.values if _digits(e) == _digits(value)]
+        spans = [s for s in spans if s is not None]
+        if not spans:
+            return None  # a value missing altogether is value-not-in-evidence's finding
+        spans_per_value.append(spans)
+    for start, end in clauses:
+        if all(any(start <= s[0] < end for s in spans) for spans in spans_per_value):
+            return ""
+    return "the evidence states " + " and ".join(repr(v.surface) for v in mine) + " in different clauses"
