@@ -571,6 +571,15 @@ def _register_graph_commands() -> None:
 _register_graph_commands()
 
 
+def _register_serve_command() -> None:
+    from graphcite.serve.cli import register
+
+    register(app)
+
+
+_register_serve_command()
+
+
 def main() -> None:
     """Console-script entry point."""
     app(prog_name="graphcite")

@@ -341,6 +341,18 @@ def _clause(d: Doc, a: int, b: int, out: list[Draft], *, inference: bool = False
         out.append(draft)
 
 
+def _reports_past(d: Doc, k: int, end: int) -> bool:
+    """Whether the sentence around a time phrase tells of the past: a past auxiliary, or a verb in the
+    past tense not inside a passive or perfect ("moved", not "is parked")."""
+    for j in [*range(max(0, k - 12), k), *range(end, min(d.n, end + 12))]:
+        if d.lower[j] in C.PAST_AUXILIARIES:
+            return True
+        if (verb_form(d, j) == "past" and j > 0 and d.lower[j] != d.lemma[j]
+                and d.lower[j - 1] not in C.AUX_BE | {"has", "have", "had", "get", "got"}):
+            return True
+    return False
+
+
 def _condition_ok(d: Doc, k: int, cue: Cue, end: int, *, leading: bool) -> bool:
     """Is the COND cue at k a condition here ("once" as a count and "is provided by" are not)?"""
     phrase = cue.phrase
@@ -351,8 +363,11 @@ def _condition_ok(d: Doc, k: int, cue: Cue, end: int, *, leading: bool) -> bool:
     if phrase == "once":
         return clause_at(d, cue.end, end) is not None
     if phrase in {"after", "before"}:
-        # "only after a confirmed timeout" restricts the claim; "after the war" only dates it
-        return k > 0 and d.lower[k - 1] == "only"
+        # "only after a confirmed timeout" and a rule's "may retry after a failure" restrict the claim;
+        # in a report of the past ("moved to Paris after the war") the phrase only dates the event
+        if k > 0 and d.lower[k - 1] == "only":
+            return True
+        return (leading or clause_at(d, cue.end, end) is None) and not _reports_past(d, k, end)
     if phrase in {"until", "while"}:
         return cue.end < end and not is_year(d.lower[cue.end])
     return cue.end < end

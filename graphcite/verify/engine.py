@@ -253,12 +253,22 @@ def _citation_verdict(index: int, cit: ResolvedCitation, verdicts: list[PairVerd
             key = f"{finding.code}:{finding.outcome}:{finding.detail}"
             findings.setdefault(key, finding)
     ref = cit.ref
+    if any(f.code == "GC104" and f.outcome == "fail" for f in cit.findings):
+        # a restricted source cited in a public check: echo only what the answer itself said
+        return CitationVerdict(
+            index=index, source=ref.source, chunk_id=ref.chunk_id, revision=ref.revision, unit_id=None,
+            start=ref.start, end=ref.end, quote=ref.quote, page=ref.page, symbol=None, heading_path=[],
+            unit_status=None, role=ref.role, valid=False, relation=Relation.INSUFFICIENT, support_score=0.0,
+            findings=[_finding_out(f) for f in findings.values()])
     return CitationVerdict(
         index=index, source=cit.source_key or ref.source, chunk_id=ref.chunk_id, revision=cit.revision_id,
         unit_id=cit.unit_id, start=cit.start, end=cit.end, quote=cit.quote, page=cit.page, symbol=cit.symbol,
         heading_path=list(cit.heading_path), unit_status=cit.unit_status, role=ref.role, valid=cit.valid,
         relation=Relation(relation), support_score=max((v.support_score for v in verdicts), default=0.0),
-        findings=[_finding_out(f) for f in findings.values()])
+        findings=[_finding_out(f) for f in findings.values()], located=cit.located, rank_score=cit.rank_score,
+        located_spans=cit.located_spans,
+        # an uncited unit that holds the claim is named, never counted: only when this citation does not support
+        supported_elsewhere=cit.elsewhere if relation != "supports" else None)
 
 
 def verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],

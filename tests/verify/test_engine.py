@@ -255,3 +255,17 @@ def test_random_citations_never_crash(policy_store: Store, citation: dict) -> No
         if cit["valid"]:
             text = policy_store.scalar("SELECT text FROM source_revision WHERE revision_id = ?", [cit["revision"]])
             assert text[cit["start"]:cit["end"]] == cit["quote"]
+
+
+def test_public_report_echoes_nothing_the_store_knows_of_a_restricted_citation(policy_store: Store) -> None:
+    text = "Signing keys rotate every 30 days."
+    public = run(policy_store, claim(text, cite(text, "notes/keys.md")), audience="public")
+    cit = public["claims"][0]["citations"][0]
+    revisions = {r["revision_id"] for r in policy_store.rows(
+        "SELECT revision_id FROM source_revision WHERE source_key = 'notes/keys.md'")}
+    units = {r["unit_id"] for r in policy_store.rows(
+        "SELECT unit_id FROM evidence_unit WHERE source_key = 'notes/keys.md'")}
+    blob = json.dumps(public)
+    assert revisions and not any(r in blob for r in revisions)
+    assert units and not any(u in blob for u in units)
+    assert cit["revision"] is None and cit["unit_id"] is None and cit["heading_path"] == []

@@ -1,0 +1,271 @@
+"""The JSON API under ``/v1``: thin wrappers over the library functions the command line also calls.
+
+==========================  ===================================================  ==========================
+route                       library function                                     command line
+==========================  ===================================================  ==========================
+POST /v1/check              :func:`graphcite.verify.check_answer`                ``graphcite check --json``
+POST /v1/gate               :func:`graphcite.verify.gate_stream` / ``gate_answer``  ``graphcite gate``
+GET  /v1/sources            :func:`graphcite.ingest.list_sources`                ``graphcite sources``
+GET  /v1/units/{id}         :func:`graphcite.ingest.show_unit`                   ``graphcite show``
+GET  /v1/claims/{id}/chain  :func:`graphcite.graph.chain`                        ``graphcite chain``
+GET  /v1/answers            :func:`graphcite.claims.list_answers`                ``graphcite answers``
+POST /v1/annotations        :func:`graphcite.evaluate.annotate`                  ``graphcite annotate``
+GET  /v1/annotations        :func:`graphcite.evaluate.annotations`               ``graphcite annotations``
+==========================  ===================================================  ==========================
+
+Judges that reach the network or read a model directory are the operator's choice (``--config``),
+never a client's: ``?judge=`` accepts only ``heuristic`` or the server's own judge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from graphcite import __version__
+from graphcite.claims.formats import FORMATS, load_answer_text, parse_json
+from graphcite.errors import NotFoundError, make_error
+from graphcite.models import RELATIONS
+from graphcite.serve.errors import HTTPFailure
+from graphcite.serve.gate import UNSUPPORTED_MODES, GateStream, status_label
+from graphcite.serve.http import JSONResponse, audience_of, choice, flag, number, read_text, service_of
+from graphcite.serve.openapi import openapi_document
+from graphcite.serve.views import (
+    answers_with_faithfulness,
+    public_annotations,
+    visible_sources,
+    visible_unit,
+)
+from graphcite.store import Store
+from graphcite.verify.config import VerifierConfig
+
+__all__ = ["ANSWER_MEDIA", "routes"]
+
+ANSWER_MEDIA = ("application/json", "text/plain", "text/markdown", "application/x-ndjson", "application/jsonl")
+_JSON_MEDIA = ("application/json",)
+
+
+def _media(request: Request) -> str:
+    return (request.headers.get("content-type") or "").split(";", 1)[0].strip().lower()
+
+
+def _require_media(request: Request, accepted: tuple[str, ...]) -> str:
+    media = _media(request)
+    if media and media not in accepted:
+        raise HTTPFailure("E803", f"Content-Type {media[:80]!r} is not read here; use {', '.join(accepted)}",
+                          where="Content-Type")
+    return media
+
+
+def _config(request: Request) -> VerifierConfig:
+    base = service_of(request).settings.config
+    judges = tuple(dict.fromkeys(("heuristic", base.judge)))
+    judge = choice(request, "judge", judges)
+    threshold = number(request, "threshold", minimum=0, maximum=1)
+    return base.with_overrides(judge=judge, threshold=threshold)
+
+
+def _documents(request: Request) -> list[str] | None:
+    value = request.query_params.get("documents")
+    return [d.strip() for d in value.split(",") if d.strip()] if value else None
+
+
+async def _answer(request: Request) -> Any:
+    """The answer in the body, in any accepted format (``?format=`` to name it, ``?documents=``)."""
+    service = service_of(request)
+    _require_media(request, ANSWER_MEDIA)
+    fmt = choice(request, "format", tuple(FORMATS))
+    documents = _documents(request)
+    text = await read_text(request)
+    return await service.call(load_answer_text, text, format=fmt, documents=documents,
+                              limits=service.settings.limits, where="body")
+
+
+# ----------------------------------------------------------------------------------------------
+# verification
+# ----------------------------------------------------------------------------------------------
+
+
+async def check(request: Request) -> Response:
+    """Store the answer, verify every claim, append one verification record per claim; the report."""
+    from graphcite.verify.check import check_answer
+
+    service = service_of(request)
+    audience = audience_of(request)
+    config = _config(request)
+    answer = await _answer(request)
+    report = await service.write(check_answer, answer, config=config, audience=audience,
+                                 limits=service.settings.limits)
+    return JSONResponse(report)
+
+
+def _gate_whole(store: Store, answer: Any, config: VerifierConfig, audience: str, mode: str) -> dict[str, Any]:
+    """:func:`graphcite.verify.gate_answer` of a whole answer; ``mark`` also lists every claim's verdict."""
+    from graphcite.verify.check import gate_answer, verify_answer
+
+    report = verify_answer(store, answer, config=config, audience=audience)
+    result = gate_answer(report)
+    if mode == "mark":
+        result["claims"] = [{"text": c["text"], "passed": c["supported"], "status": c["status"],
+                             "label": status_label(c["status"])} for c in report["claims"]]
+    return result
+
+
+async def gate(request: Request) -> Response:
+    """NDJSON (one claim per line) in, one verdict per line out as each is checked; or a whole answer."""
+    service = service_of(request)
+    audience = audience_of(request)
+    mode = choice(request, "unsupported", UNSUPPORTED_MODES, "mark") or "mark"
+    media = _require_media(request, ANSWER_MEDIA)
+    if media == "application/json":  # one whole answer: the no-span-no-claim result at once
+        config = _config(request)
+        answer = await _answer(request)
+        return JSONResponse(await service.read(_gate_whole, answer, config, audience, mode))
+    sse = "text/event-stream" in (request.headers.get("accept") or "")
+    return GateStream(request, service, audience=audience, mode=mode, sse=sse)  # type: ignore[return-value]
+
+
+# ----------------------------------------------------------------------------------------------
+# reading the store
+# ----------------------------------------------------------------------------------------------
+
+
+async def sources(request: Request) -> Response:
+    """Every source with its current revision (restricted ones left out for the public audience)."""
+    audience = audience_of(request)
+    return JSONResponse(await service_of(request).read(visible_sources, audience))
+
+
+async def unit(request: Request) -> Response:
+    """One evidence unit; for the public audience a restricted unit is answered as missing (E503)."""
+    audience = audience_of(request)
+    return JSONResponse(await service_of(request).read(visible_unit, request.path_params["unit_id"], audience))
+
+
+async def claim_chain(request: Request) -> Response:
+    """What a claim rests on (``?format=svg`` for the picture)."""
+    from graphcite.graph import chain
+    from graphcite.serve.svg import chain_svg
+
+    audience = audience_of(request)
+    fmt = choice(request, "format", ("json", "svg"), "json")
+    ref = request.path_params["claim_id"]
+    tree = await service_of(request).read(chain, ref, audience=audience)
+    if fmt == "svg":
+        if tree.get("kind") != "claim":
+            raise NotFoundError(f"no claim {ref[:80]!r}", where="claim_id", code="E504",
+                                fix="a picture is drawn for one claim; take a claim_id from /v1/check")
+        return Response(chain_svg(tree), media_type="image/svg+xml")
+    return JSONResponse(tree)
+
+
+async def answers(request: Request) -> Response:
+    """Stored answer revisions with claim counts and faithfulness from their latest verifications."""
+    audience = audience_of(request)
+    return JSONResponse(await service_of(request).read(answers_with_faithfulness, audience))
+
+
+# ----------------------------------------------------------------------------------------------
+# annotations
+# ----------------------------------------------------------------------------------------------
+
+
+def annotation_fields(data: Any, where: str = "body") -> dict[str, Any]:
+    """The checked arguments of :func:`graphcite.evaluate.annotate` from a JSON object or a form."""
+    if not isinstance(data, dict):
+        raise make_error("E201", where=where, detail="expected a JSON object with claim_id, citation, label, "
+                         "rationale and reviewer")
+    fields: dict[str, Any] = {}
+    for name in ("claim_id", "label", "rationale", "reviewer"):
+        value = data.get(name)
+        if not isinstance(value, str) or not value.strip():
+            raise make_error("E201", where=f"{where}.{name}", detail=f"{name} must be a non-empty string")
+        if len(value) > 10_000:
+            raise make_error("E201", where=f"{where}.{name}", detail=f"{name} is longer than 10,000 characters")
+        fields[name] = value.strip()
+    if fields["label"] not in RELATIONS:
+        raise make_error("E105", where=f"{where}.label", what="label", value=fields["label"][:80],
+                         choices=", ".join(RELATIONS))
+    citation = data.get("citation")
+    if isinstance(citation, str) and citation.strip().isdigit():
+        citation = int(citation.strip())
+    if not isinstance(citation, int) or isinstance(citation, bool) or not 0 <= citation < 1_000_000:
+        raise make_error("E201", where=f"{where}.citation", detail="citation must be a citation number from 0")
+    fields["citation"] = citation
+    adjudication = data.get("adjudication", False)
+    if adjudication in ("on", "true", "1"):
+        adjudication = True
+    if not isinstance(adjudication, bool):
+        raise make_error("E201", where=f"{where}.adjudication", detail="adjudication must be true or false")
+    fields["adjudication"] = adjudication
+    return fields
+
+
+def record_annotation(store: Store, fields: dict[str, Any], audience: str) -> dict[str, Any]:
+    """Append one judgement (:func:`graphcite.evaluate.annotate`); ids scrubbed for the public audience."""
+    from graphcite.evaluate import annotate
+
+    row = annotate(store, fields["claim_id"], citation=fields["citation"], label=fields["label"],
+                   rationale=fields["rationale"], reviewer=fields["reviewer"], adjudication=fields["adjudication"])
+    row = {**row, "created_at": str(row["created_at"])}
+    if audience == "public":
+        from graphcite.graph.fetch import restricted_set
+        from graphcite.graph.redact import Redactor
+
+        row = Redactor.from_set(restricted_set(store)).scrub_json(row)
+    return row
+
+
+async def post_annotation(request: Request) -> Response:
+    """Record one reviewer's judgement of one citation (appended; disagreements stay visible)."""
+    service = service_of(request)
+    audience = audience_of(request)
+    _require_media(request, _JSON_MEDIA)
+    if not _media(request):
+        raise HTTPFailure("E803", "send the annotation as application/json", where="Content-Type")
+    data = parse_json(await read_text(request), where="body")
+    fields = annotation_fields(data)
+    row = await service.write(record_annotation, fields, audience)
+    return JSONResponse(row, status_code=201)
+
+
+async def list_annotations(request: Request) -> Response:
+    """Judgements per (claim, citation); ``?contested=true`` keeps only unresolved disagreements."""
+    audience = audience_of(request)
+    contested = flag(request, "contested")
+    return JSONResponse(await service_of(request).read(public_annotations, contested, audience))
+
+
+# ----------------------------------------------------------------------------------------------
+# service
+# ----------------------------------------------------------------------------------------------
+
+
+async def openapi(request: Request) -> Response:
+    """The OpenAPI 3.1 description of this API."""
+    return JSONResponse(openapi_document())
+
+
+async def health(request: Request) -> Response:
+    """Ready when this answers: the store is open and the language pipeline loaded."""
+    settings = service_of(request).settings
+    return JSONResponse({"status": "ok", "version": __version__, "audience": settings.audience})
+
+
+def routes() -> list[Route]:
+    """The API routes."""
+    return [
+        Route("/v1/check", check, methods=["POST"]),
+        Route("/v1/gate", gate, methods=["POST"]),
+        Route("/v1/sources", sources, methods=["GET"]),
+        Route("/v1/units/{unit_id}", unit, methods=["GET"]),
+        Route("/v1/claims/{claim_id}/chain", claim_chain, methods=["GET"]),
+        Route("/v1/answers", answers, methods=["GET"]),
+        Route("/v1/annotations", post_annotation, methods=["POST"]),
+        Route("/v1/annotations", list_annotations, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        Route("/healthz", health, methods=["GET"]),
+    ]

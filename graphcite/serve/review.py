@@ -1,0 +1,205 @@
+"""The review app: server-rendered pages where reviewers read claims beside their evidence and judge them.
+
+Jinja2 with autoescape renders every page; document text only ever reaches a page through escaping
+(the marked paragraph is built from escaped pieces here, the chain picture by :mod:`graphcite.serve.svg`).
+Pages carry a Content-Security-Policy that allows scripts and styles from this server only, never
+inline, so the one small script (``static/review.js``) is an enhancement: every page works with the
+keyboard and without JavaScript. The annotation form is a plain POST protected by a per-process
+token (CSRF) and an Origin check; it answers with a redirect back to the judged citation.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from graphcite.models import RELATION_DISPLAY as MODEL_RELATIONS
+from graphcite.models import RELATIONS, STATUS_DISPLAY, UNVERIFIED_DISPLAY
+from graphcite.serve.api import annotation_fields, record_annotation
+from graphcite.serve.errors import HTTPFailure
+from graphcite.serve.guard import PAGE_CSP
+from graphcite.serve.http import audience_of, flag, read_text, service_of
+from graphcite.serve.svg import chain_svg
+from graphcite.serve.views import answer_view, answers_with_faithfulness, public_annotations
+
+__all__ = ["RELATION_DISPLAY", "STATIC", "csrf_token", "environment", "render_error", "routes"]
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+RELATION_DISPLAY: dict[str, tuple[str, str]] = {**{str(k): v for k, v in MODEL_RELATIONS.items()},
+                                                "unchecked": ("…", "not checked")}
+
+
+def status_display(status: str | None) -> tuple[str, str]:
+    """(symbol, word) of a claim status; ``unverified`` and unknown statuses included."""
+    if status in STATUS_DISPLAY:
+        symbol, word, _ = STATUS_DISPLAY[status]
+        return symbol, word
+    if status == "unverified":
+        return UNVERIFIED_DISPLAY[0], UNVERIFIED_DISPLAY[1]
+    return "•", str(status)
+
+
+def relation_display(relation: str | None) -> tuple[str, str]:
+    """(symbol, word) of a citation relation."""
+    return RELATION_DISPLAY.get(relation or "unchecked", ("•", str(relation)))
+
+
+def marked(unit: dict[str, Any] | None, start: int | None, end: int | None, quote_text: str | None) -> Markup:
+    """The unit's paragraph, escaped, with the cited span inside ``<mark>``.
+
+    The exact offsets are used when they fall inside the unit, else the quote's first occurrence,
+    else nothing is marked (the page then shows the quote apart, as not found in the unit).
+    """
+    text = (unit or {}).get("text") or ""
+    lo = hi = None
+    base = (unit or {}).get("start")
+    if isinstance(start, int) and isinstance(end, int) and isinstance(base, int):
+        lo, hi = start - base, end - base
+        if not 0 <= lo < hi <= len(text):
+            lo = hi = None
+    if lo is None and quote_text and quote_text in text:
+        lo = text.index(quote_text)
+        hi = lo + len(quote_text)
+    if lo is None or hi is None:
+        return escape(text)
+    return escape(text[:lo]) + Markup("<mark>") + escape(text[lo:hi]) + Markup("</mark>") + escape(text[hi:])
+
+
+def environment() -> Environment:
+    """The Jinja2 environment of the review pages (autoescape on for every template)."""
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.globals.update(status_display=status_display, relation_display=relation_display, marked=marked,
+                       relations=RELATIONS, quote=quote)
+    return env
+
+
+_ENV = environment()
+
+
+def csrf_token(request: Request) -> str:
+    """The form token of this server process (a page from an earlier process needs a reload)."""
+    state = request.app.state
+    if not getattr(state, "csrf", None):
+        state.csrf = secrets.token_urlsafe(32)
+    return state.csrf  # type: ignore[no-any-return]
+
+
+def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    service = service_of(request)
+    html = _ENV.get_template(template).render(audience=context.pop("audience", service.settings.audience),
+                                              csrf=csrf_token(request), **context)
+    return HTMLResponse(html, status_code=status, headers={"content-security-policy": PAGE_CSP,
+                                                           "cache-control": "no-store"})
+
+
+def render_error(request: Request, status: int, error: dict[str, Any]) -> HTMLResponse:
+    """An error as a page (for browsers on /review/ paths): code, message and fix, all escaped."""
+    return _page(request, "error.html", status, title=f"Error {error.get('code')}", error=error)
+
+
+# ----------------------------------------------------------------------------------------------
+# pages
+# ----------------------------------------------------------------------------------------------
+
+
+async def index(request: Request) -> Response:
+    return RedirectResponse("/review/answers", status_code=307)
+
+
+async def answers_page(request: Request) -> Response:
+    audience = audience_of(request)
+    rows = await service_of(request).read(answers_with_faithfulness, audience)
+    return _page(request, "answers.html", title="Answers", answers=rows, audience=audience)
+
+
+async def answer_page(request: Request) -> Response:
+    audience = audience_of(request)
+    view = await service_of(request).read(answer_view, request.path_params["ref"], audience)
+    recorded = request.query_params.get("recorded")
+    return _page(request, "answer.html", title=f"Answer {view['answer_id']}", view=view, audience=audience,
+                 recorded=recorded)
+
+
+def _chain(store: Any, claim_id: str, audience: str) -> dict[str, Any]:
+    from graphcite.errors import NotFoundError
+    from graphcite.graph import chain
+
+    tree = chain(store, claim_id, audience=audience)
+    if tree.get("kind") != "claim":
+        raise NotFoundError(f"no claim {claim_id[:80]!r}", where="claim_id", code="E504",
+                            fix="take a claim id from an answer page")
+    return tree
+
+
+async def claim_page(request: Request) -> Response:
+    audience = audience_of(request)
+    tree = await service_of(request).read(_chain, request.path_params["claim_id"], audience)
+    picture = Markup(chain_svg(tree, id_prefix="chain"))  # built from escaped parts in svg.py
+    return _page(request, "claim.html", title=f"Support chain of claim {tree['claim_id']}", tree=tree,
+                 picture=picture, audience=audience)
+
+
+async def claim_svg(request: Request) -> Response:
+    audience = audience_of(request)
+    tree = await service_of(request).read(_chain, request.path_params["claim_id"], audience)
+    return Response(chain_svg(tree), media_type="image/svg+xml")
+
+
+async def annotations_page(request: Request) -> Response:
+    audience = audience_of(request)
+    contested = flag(request, "contested")
+    rows = await service_of(request).read(public_annotations, contested, audience)
+    return _page(request, "annotations.html", title="Contested judgements" if contested else "Judgements",
+                 items=rows, contested=contested, audience=audience)
+
+
+def _same_origin(request: Request) -> bool:
+    origin = request.headers.get("origin")
+    if not origin or origin == "null":
+        return origin is None
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+async def post_annotation_form(request: Request) -> Response:
+    """The annotation form: check the token and origin, record the judgement, go back to the citation."""
+    service = service_of(request)
+    audience = audience_of(request)
+    media = (request.headers.get("content-type") or "").split(";", 1)[0].strip().lower()
+    if media != "application/x-www-form-urlencoded":
+        raise HTTPFailure("E803", "post the form as application/x-www-form-urlencoded", where="Content-Type")
+    form = {k: v[-1] for k, v in parse_qs(await read_text(request), keep_blank_values=True).items()}
+    if not hmac.compare_digest(form.get("csrf", ""), csrf_token(request)) or not _same_origin(request):
+        raise HTTPFailure("E805", "the form's token does not match this server; reload the page", where="csrf")
+    fields = annotation_fields(form, where="form")
+    row = await service.write(record_annotation, fields, audience)
+    back = form.get("answer_rev") or row.get("claim_revision") or ""
+    anchor = f"cit-{fields['claim_id']}-{fields['citation']}"
+    return RedirectResponse(f"/review/answers/{quote(back, safe='')}?recorded={quote(row['annotation_id'])}#{anchor}",
+                            status_code=303)
+
+
+def routes() -> list[Route | Mount]:
+    """The review routes and the static files they use."""
+    return [
+        Route("/", index, methods=["GET"]),
+        Route("/review/answers", answers_page, methods=["GET"]),
+        Route("/review/answers/{ref}", answer_page, methods=["GET"]),
+        Route("/review/claims/{claim_id}", claim_page, methods=["GET"]),
+        Route("/review/claims/{claim_id}/chain.svg", claim_svg, methods=["GET"]),
+        Route("/review/annotations", annotations_page, methods=["GET"]),
+        Route("/review/annotations", post_annotation_form, methods=["POST"]),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]

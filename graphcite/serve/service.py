@@ -1,0 +1,166 @@
+"""The state one server process holds for its lifetime: the store, the write lock, limits and defaults.
+
+DuckDB lets one process write a database file, and one connection object must not be used by two
+threads at once. The server therefore opens the store once, for writing, when it starts and keeps it
+until it stops; every request borrows a *cursor view* of that store (a :class:`~graphcite.store.Store`
+whose connection is ``con.cursor()``, a second connection to the same database) from a small pool.
+Reads run side by side on their own views (DuckDB releases the GIL while a query runs); every write
+(``check_answer`` storing an answer and its verification records, ``annotate``) takes
+:attr:`Service.write_lock` first, so writes are applied one at a time and never conflict. While the
+server runs no other process can open the same file: stop the server to ingest.
+
+Library functions are synchronous; :meth:`Service.call` runs one in a worker thread under the
+per-request time limit. A call that runs over is abandoned (its thread finishes in the background,
+a write still commits as one transaction) and the client gets a 504.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_thread
+
+from graphcite.claims.formats import AnswerLimits
+from graphcite.store import Store, open_store
+from graphcite.verify.check import AUDIENCES
+from graphcite.verify.config import VerifierConfig
+
+__all__ = ["Service", "ServiceSettings", "ServiceTimeout"]
+
+T = TypeVar("T")
+
+
+class ServiceTimeout(TimeoutError):
+    """A request ran over the per-request time limit (HTTP 504)."""
+
+    def __init__(self, seconds: float, what: str = "the request") -> None:
+        super().__init__(f"{what} took longer than {seconds:g} s")
+        self.seconds = seconds
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceSettings:
+    """What ``graphcite serve`` was started with; every field has a command-line option."""
+
+    db: str | os.PathLike[str] | None = None
+    audience: str = "internal"
+    config: VerifierConfig = field(default_factory=VerifierConfig)
+    max_body_bytes: int = 5_000_000
+    max_stream_bytes: int = 50_000_000
+    max_claims: int = 1_000
+    max_claim_chars: int = 10_000
+    timeout: float = 30.0
+    stream_workers: int = 64
+    warm: bool = True
+
+    @property
+    def limits(self) -> AnswerLimits:
+        """The answer limits every request is read under (the body limit is also the answer limit)."""
+        return AnswerLimits(max_bytes=self.max_body_bytes, max_claims=self.max_claims,
+                            max_claim_chars=self.max_claim_chars)
+
+    @property
+    def max_line_bytes(self) -> int:
+        """The longest ``/v1/gate`` line read; a longer one gets an E210 record and is skipped."""
+        return min(self.max_body_bytes, 1_000_000)
+
+
+class Service:
+    """One open store shared by all requests: pooled cursor views for reads, one lock for writes."""
+
+    def __init__(self, settings: ServiceSettings, store: Store | None = None, *, close_store: bool = False) -> None:
+        if settings.audience not in AUDIENCES:
+            raise ValueError(f"audience must be one of {AUDIENCES}")
+        self.settings = settings
+        self._owns_store = store is None or close_store
+        self.store = store if store is not None else open_store(settings.db)
+        self.write_lock = threading.Lock()
+        self._pool_lock = threading.Lock()
+        self._free: list[Store] = []
+        self._views: list[Store] = []
+        self.stream_limiter = anyio.CapacityLimiter(settings.stream_workers)
+        self.closed = False
+
+    # -- store views ------------------------------------------------------------------------------
+    def _new_view(self) -> Store:
+        view = copy.copy(self.store)
+        view.con = self.store.con.cursor()
+        view._depth = 0
+        self._views.append(view)
+        return view
+
+    @contextlib.contextmanager
+    def reader(self) -> Iterator[Store]:
+        """A store view for this thread's exclusive use until the block ends (reads only)."""
+        with self._pool_lock:
+            view = self._free.pop() if self._free else self._new_view()
+        try:
+            yield view
+        finally:
+            if view._depth:  # an interrupted transaction: never hand a view in that state out again
+                with contextlib.suppress(Exception):
+                    view.con.execute("ROLLBACK")
+                view._depth = 0
+            with self._pool_lock:
+                self._free.append(view)
+
+    @contextlib.contextmanager
+    def writer(self) -> Iterator[Store]:
+        """A store view to write through, holding :attr:`write_lock` until the block ends."""
+        with self.write_lock, self.reader() as view:
+            yield view
+
+    # -- running library code -----------------------------------------------------------------------
+    async def call(self, fn: Callable[..., T], *args: Any, timeout: float | None = None, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` in a worker thread, abandoned after the time limit (ServiceTimeout)."""
+        limit = self.settings.timeout if timeout is None else timeout
+        try:
+            with anyio.fail_after(limit):
+                return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs), abandon_on_cancel=True)
+        except TimeoutError:
+            raise ServiceTimeout(limit) from None
+
+    async def read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``fn(store, *args, **kwargs)`` on a pooled read view, in a worker thread, under the time limit."""
+        def run() -> T:
+            with self.reader() as store:
+                return fn(store, *args, **kwargs)
+        return await self.call(run)
+
+    async def write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``fn(store, *args, **kwargs)`` holding the write lock, in a worker thread, under the time limit."""
+        def run() -> T:
+            with self.writer() as store:
+                return fn(store, *args, **kwargs)
+        return await self.call(run)
+
+    # -- lifecycle ----------------------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Load the language pipeline, lexicon and rule tables once, so the first request is not slow."""
+        from graphcite.claims.formats import load_answer
+        from graphcite.verify.check import verify_answer
+
+        answer = load_answer({"answer_id": "warm-up", "claims": [
+            {"text": "The service reads two sentences before it starts.", "citations": []}]}, format="native")
+        with self.reader() as store:
+            verify_answer(store, answer, config=self.settings.config, audience=self.settings.audience)
+
+    def close(self) -> None:
+        """Close every view, then the store (when the service opened it)."""
+        if self.closed:
+            return
+        self.closed = True
+        for view in self._views:
+            with contextlib.suppress(Exception):
+                view.con.close()
+        self._views.clear()
+        self._free.clear()
+        if self._owns_store:
+            self.store.close()
