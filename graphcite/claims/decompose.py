@@ -6,7 +6,7 @@ support it: negation, modality, time, conditions, quantifiers, values and the sm
 words that assert causation or comparison. :func:`decompose` returns one
 :class:`~graphcite.models.AtomicClaim` per proposition so each can be checked on its own.
 
-It runs on the shared pipeline (:func:`graphcite.ingest.nlp.get_nlp`): spaCy's blank English gives
+It runs on the shared pipeline (:func:`graphcite.language.nlp.get_nlp`): spaCy's blank English gives
 tokens and lookup lemmas, cue phrases come from a ``PhraseMatcher`` and word classes from closed
 lists plus a verb lexicon, so it needs no tagger and stays fast (about 4,000 sentences/s). The work
 is split over :mod:`~graphcite.claims.cues` (word lists), :mod:`~graphcite.claims.syntax` (tokens and
@@ -45,7 +45,7 @@ Rules, in the order they apply:
   ("the archived log is kept") are not the verb and do not make a claim past.
 * Quantifier: the first of all/every/any/some/none/each/no in the subject, else in the object.
   Entity: the subject without determiners and quantifiers (None for pronouns).
-* Values: :func:`graphcite.ingest.values.extract_values` runs once per sentence; each claim gets
+* Values: :func:`graphcite.language.values.extract_values` runs once per sentence; each claim gets
   the values inside its own span (and its shared subject), offsets relative to the input text.
 * ``claim_type``: proposal for proposed modality, inference after therefore/thus/hence/we conclude,
   background for definitions with a generic subject, else direct.
@@ -92,7 +92,7 @@ def _values_in(values: list[ExtractedValue], spans: Iterable[tuple[int, int] | N
 
 def _extract(text: str) -> list[ExtractedValue]:
     """Typed values of the whole text (imported lazily: ingest.values is heavy)."""
-    from graphcite.ingest.values import extract_values
+    from graphcite.language.values import extract_values
 
     return list(extract_values(text))
 

@@ -53,7 +53,7 @@ import json
 import re
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -538,6 +538,9 @@ def _native_citation(raw: Any, where: str) -> CitationRef:
 def _finish(
     answer_id: str | None, question: str | None, claims: tuple[InputClaim, ...], format: str, docs: list[str]
 ) -> InputAnswer:
+    # each citation learns the text of its claim: a citation without a span is located for it
+    claims = tuple(replace(c, citations=tuple(replace(r, claim=c.text) for r in c.citations)) if c.citations else c
+                   for c in claims)
     answer = InputAnswer(answer_id=answer_id or "", question=question, claims=claims, format=format,
                          documents=tuple(docs))
     if not answer_id:

@@ -31,7 +31,7 @@ from typing import NamedTuple
 from graphcite.errors import make_error
 from graphcite.models import CitationRef, InputClaim
 
-__all__ = ["MarkerAnswer", "parse_markers"]
+__all__ = ["MarkerAnswer", "parse_markers", "sentence_spans"]
 
 
 _REF_KEY = r"(?:<[^<>\n]+>|[^\s\[\]<>:@,]+)"
@@ -161,6 +161,14 @@ def _parse_passages(text: str, start: int) -> dict[int, CitationRef]:
             defect=f"passage [{number}]: {defect}" if defect else None,
         )
     return passages
+
+
+def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Sentence spans of ``text[start:end]`` by the marker answers' rules (also used to cut answers and
+    evidence units into sentences): a full stop, ``!`` or ``?`` before white space and no lower-case
+    letter, a blank line or a list bullet ends a sentence; markers right after a full stop stay with it.
+    Spans keep their surrounding white space; strip it when needed."""
+    return _sentences(text, start, len(text) if end is None else end)
 
 
 def _sentences(text: str, start: int, end: int) -> list[tuple[int, int]]:

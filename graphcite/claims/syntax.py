@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphcite.claims import cues as C
-from graphcite.ingest.nlp import get_nlp
-from graphcite.ingest.nlp import lemma as lookup_lemma
+from graphcite.language.nlp import get_nlp
+from graphcite.language.nlp import lemma as lookup_lemma
 
 __all__ = [
     "BULLETS", "END_PUNCT", "REL", "TO_VERBS", "Cue", "Doc", "Pred", "build_doc", "clause_at",

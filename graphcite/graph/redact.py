@@ -148,7 +148,7 @@ def withheld_claims(store: Store, got: Fetched, red: Redactor) -> dict[str, str]
     """
     if not red.active or not got.claims:
         return {}
-    from graphcite.ingest.values import extract_values
+    from graphcite.language.values import extract_values
     from graphcite.verify.origin import OriginQuery, restricted_origins
 
     out: dict[str, str] = {}

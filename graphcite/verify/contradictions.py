@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from graphcite.ingest.values import values_agree
+from graphcite.language.values import values_agree
 from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
 from graphcite.store import Store
 from graphcite.verify.evidence import negation_of

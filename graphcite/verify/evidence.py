@@ -269,7 +269,7 @@ class Evidence:
 
 def evidence_from_text(quote: str, **meta: Any) -> Evidence:
     """Evidence for rule cases and tests: values are extracted from the quote with the real extractor."""
-    from graphcite.ingest.values import extract_values
+    from graphcite.language.values import extract_values
 
     superseded = tuple(tuple(item) for item in meta.pop("superseded_by", ()))
     heading = tuple(meta.pop("heading_path", ()))

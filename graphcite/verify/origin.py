@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphcite.ingest.terms import content_terms
-from graphcite.ingest.values import values_agree
+from graphcite.language.values import values_agree
 from graphcite.models import ExtractedValue
 from graphcite.store import Store
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from graphcite.models import CitationRef, ExtractedValue
 from graphcite.store import Store
 from graphcite.verify.catalogue import CODES
 from graphcite.verify.evidence import Evidence
+from graphcite.verify.locate import ElsewhereQuery, LocateQuery, find_elsewhere, rank_units
 from graphcite.verify.registry import Finding
 
 __all__ = ["ResolvedCitation", "resolve_citations"]
@@ -49,6 +50,11 @@ class ResolvedCitation:
     unit_status: str | None = None
     evidence: Evidence | None = None
     revision_row: dict[str, Any] | None = None
+    located: bool = False  # no span was given: the evidence was located in the cited source
+    rank_score: float | None = None  # how well the located span matches the claim (0-1)
+    located_spans: list[dict[str, Any]] | None = None  # every unit of a located claim that needed several
+    elsewhere: dict[str, Any] | None = None  # an uncited unit that holds the claim (reported, never support)
+    joint_units: list[dict[str, Any]] = field(default_factory=list)  # the located units after the first
 
     def fail(self, code: str, detail: str) -> None:
         self.findings.append(Finding(code, INTEGRITY_RULES[code], "fail", detail, "insufficient"))
@@ -209,6 +215,9 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
     if ref.defect:
         cit.fail("GC105", ref.defect)
         return cit
+    if ref.start is None and ref.end is None and ref.quote is None:
+        cit.located, cit.revision_row = True, revision  # located with the others in resolve_citations
+        return cit
     if not _check_offsets(cit, ref.start, ref.end, len(scope_text)):
         return cit
     quote = ref.quote
@@ -218,9 +227,6 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
     start, end = ref.start, ref.end
     if start is None or end is None:
         if quote is None:
-            if start is None and end is None:
-                cit.fail("GC107", "neither offsets nor a quote: nothing to locate")
-                return cit
             cit.fail("GC105", "give both start and end, or a quote")
             return cit
         hits = _locate(scope_text, quote)
@@ -289,13 +295,96 @@ def _finish(cit: ResolvedCitation, fetched: _Fetched) -> ResolvedCitation:
         effective=str(revision["effective"]) if revision["effective"] else None,
         block_type=primary["block_type"],
         table_headers=tuple(json.loads(primary["table_headers_json"])) if primary["table_headers_json"] else ())
+    if cit.joint_units:
+        cit.evidence = _joint_evidence(cit.evidence, [primary, *cit.joint_units], fetched)
     return cit
 
 
+def _joint_evidence(evidence: Evidence, units: list[dict[str, Any]], fetched: _Fetched) -> Evidence:
+    """One evidence of several located units of one revision: their texts joined, values re-based."""
+    pieces: list[str] = []
+    values: list[ExtractedValue] = []
+    at = 0
+    for unit in units:
+        values += [_value(v, unit["start"] - at) for v in fetched.values.get(unit["unit_id"], [])]
+        pieces.append(unit["text"])
+        at += len(unit["text"]) + 1
+    joined = "\n".join(pieces)
+    headings = tuple(dict.fromkeys(h for u in units for h in json.loads(u["heading_path_json"] or "[]")))
+    statuses = [u["status"] for u in units]
+    worst = next((s for s in ("forbidden", "rejected", "superseded", "historical", "proposal", "draft")
+                  if s in statuses), evidence.status)
+    return replace(evidence, quote=joined, context=joined, heading_path=headings, values=tuple(values),
+                   context_values=tuple(values), status=worst if evidence.status == "current" else evidence.status)
+
+
 def resolve_citations(store: Store, refs: Sequence[CitationRef], *, audience: str = "internal") -> list[ResolvedCitation]:
-    """Resolve and integrity-check citations in input order, with a handful of bulk queries."""
+    """Resolve and integrity-check citations in input order, with a handful of bulk queries.
+
+    A citation without a span (a source, a unit, or a document and pages) is located: see
+    :mod:`graphcite.verify.locate`.
+    """
     fetched = _Fetched(store, refs)
     located = [_resolve_one(ref, fetched, audience) for ref in refs]
-    fetched.load_spans(store, [(c.revision_id, c.start, c.end) for c in located
-                               if c.valid and c.revision_id and c.start is not None and c.end is not None])
-    return [_finish(c, fetched) if c.valid and c.revision_row is not None else c for c in located]
+    _locate_evidence(store, located, fetched, audience)
+    spans = [(c.revision_id, c.start, c.end) for c in located
+             if c.valid and c.revision_id and c.start is not None and c.end is not None]
+    spans += [(c.revision_id, u["start"], u["end"]) for c in located if c.valid and c.revision_id
+              for u in c.joint_units]
+    fetched.load_spans(store, spans)
+    return [_finish(c, fetched) if c.valid and c.revision_row is not None and c.start is not None else c
+            for c in located]
+
+
+def _locate_evidence(store: Store, resolved: list[ResolvedCitation], fetched: _Fetched, audience: str) -> None:
+    """Give every valid citation without a span the span located for its claim (bulk, one pass)."""
+    queries: list[LocateQuery] = []
+    for index, cit in enumerate(resolved):
+        if not (cit.valid and cit.located and cit.revision_row is not None):
+            continue
+        claim = (cit.ref.claim or "").strip()
+        if not claim:
+            cit.fail("GC107", "neither offsets nor a quote, and no claim text to locate the evidence for")
+            continue
+        first = cit.ref.page
+        queries.append(LocateQuery(index, claim, cit.revision_row["revision_id"], first,
+                                   cit.ref.page_end or first, cit.ref.chunk_id))
+    if not queries:
+        return
+    titles = {rid: row["title"] for rid, row in fetched.revisions.items()}
+    rankings = rank_units(store, queries, titles)
+    for query in queries:
+        cit, ranking = resolved[query.index], rankings[query.index]
+        revision = cit.revision_row
+        assert revision is not None
+        if ranking.problem:
+            pages = f"{query.first_page}" + (f"-{query.last_page}" if query.last_page != query.first_page else "")
+            cit.fail("GC105", f"no evidence unit of {revision['source_key']} lies on page {pages}"
+                     if query.first_page is not None else f"{revision['source_key']} has no evidence units")
+            continue
+        cit.rank_score = ranking.rank_score or 0.0
+        if not ranking.chosen:
+            cit.note("GC107", "located nothing: no unit of the cited source shares a content word with the claim")
+            continue
+        primary, *others = [c.row for c in ranking.chosen]
+        cit.start, cit.end = primary["start"], primary["end"]
+        cit.quote = revision["text"][cit.start:cit.end]
+        cit.joint_units = others
+        if others:
+            cit.located_spans = [{"unit_id": c.unit_id, "start": c.row["start"], "end": c.row["end"],
+                                  "quote": revision["text"][c.row["start"]:c.row["end"]],
+                                  "rank_score": round(c.score, 4)} for c in ranking.chosen]
+    _mark_elsewhere(store, resolved, [q.index for q in queries], audience)
+
+
+def _mark_elsewhere(store: Store, resolved: list[ResolvedCitation], indexes: list[int], audience: str) -> None:
+    """Name, for each located citation, an uncited unit that holds its claim (see locate.find_elsewhere)."""
+    cited: dict[str, set[str]] = {}
+    for cit in resolved:
+        if cit.ref.claim and cit.source_key:
+            cited.setdefault(cit.ref.claim.strip(), set()).add(cit.source_key)
+    queries = [ElsewhereQuery(i, (resolved[i].ref.claim or "").strip(),
+                              frozenset(cited.get((resolved[i].ref.claim or "").strip(), ())))
+               for i in indexes if resolved[i].valid]
+    for index, unit in find_elsewhere(store, queries, audience=audience).items():
+        resolved[index].elsewhere = unit

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from graphcite.ingest.nlp import lemma
 from graphcite.language import lexicon
 from graphcite.language.domain import active
+from graphcite.language.nlp import lemma
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphcite.ingest.nlp import lemma
+from graphcite.language.nlp import lemma
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence, clause_for
 from graphcite.verify.lexical import support_terms

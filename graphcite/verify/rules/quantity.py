@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from graphcite.ingest.nlp import lemma
 from graphcite.ingest.terms import STOPWORDS
-from graphcite.ingest.values import to_base, values_agree
 from graphcite.language import lexicon
 from graphcite.language.domain import active
+from graphcite.language.nlp import lemma
+from graphcite.language.values import to_base, values_agree
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from graphcite.ingest.nlp import lemma_lookup
 from graphcite.language.domain import active
+from graphcite.language.nlp import lemma_lookup
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms

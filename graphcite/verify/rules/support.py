@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from graphcite.ingest.nlp import lemma
 from graphcite.language import lexicon
 from graphcite.language.domain import active
+from graphcite.language.nlp import lemma
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms

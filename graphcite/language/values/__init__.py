@@ -1,0 +1,15 @@
+"""Typed values as people write them, read the same way in claims and evidence: quantities with units,
+counts, percents, money, dates, versions and revisions.
+
+Split by concern: :mod:`.numbers` reads one number (digits or words) and holds the pint registry,
+:mod:`.unitwords` knows unit spellings and the cue words around a value, :mod:`.extract` scans a text
+for values with exact spans, :mod:`.compare` compares two values in base units.
+"""
+
+from __future__ import annotations
+
+from graphcite.language.values.compare import to_base, values_agree
+from graphcite.language.values.extract import extract_values, unit_from_header
+from graphcite.language.values.numbers import ureg
+
+__all__ = ["extract_values", "to_base", "unit_from_header", "ureg", "values_agree"]

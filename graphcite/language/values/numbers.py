@@ -1,0 +1,449 @@
+"""Numbers, unit words and the words around a value: the lexical layer under :mod:`.values`.
+
+Reads one number at a known position (digits with separators, decimals, fractions, scale words
+and suffixes, or English number words), looks unit words up in one table whose canonical names are
+pint's (ISO codes for money), and reads the cue words around a value (bound, role, the measured
+thing, the counted noun). Nothing here scans a whole text except :func:`find_numbers`; the scanner
+in ``values`` calls these helpers only where a cheap anchor (a digit or a number word) was found,
+which is what keeps extraction fast on prose. The one pint registry, :data:`ureg`, lives here.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+import pint
+
+__all__ = [
+    "NUMBER_WORDS",
+    "SCALE_NEXT",
+    "SCALE_WORDS",
+    "TIME_UNIT_WORDS",
+    "NumberToken",
+    "find_numbers",
+    "fraction_of_scale",
+    "number_anchor_pattern",
+    "parse_number_at",
+    "ureg",
+]
+
+
+def _build_registry() -> pint.UnitRegistry:
+    """pint's default registry with information as its own dimension and a decade of ten years.
+
+    pint ships ``bit = []`` (so a megabyte would be "dimensionless" like a percent) and a logarithmic
+    ``decade``; both are wrong for prose, so the definitions are loaded with those two lines changed.
+    """
+    folder = Path(pint.__file__).parent
+    lines = []
+    for line in (folder / "default_en.txt").read_text(encoding="utf-8").splitlines():
+        stripped = line.strip()
+        if stripped.startswith("@import"):
+            continue
+        if stripped == "bit = []":
+            line = "bit = [information]"
+        elif stripped.startswith("decade = 1"):
+            line = "decade = 10 * year"
+        lines.append(line)
+    registry = pint.UnitRegistry(None, autoconvert_offset_to_baseunit=True)
+    registry.load_definitions(folder / "constants_en.txt")
+    registry.load_definitions(lines)
+    registry.define("percentage_point = [percentage_point] = pp")
+    return registry
+
+
+ureg: pint.UnitRegistry = _build_registry()
+"""The one pint registry of graphcite (built once at import)."""
+
+# ---------------------------------------------------------------------------------------------
+# Number words
+# ---------------------------------------------------------------------------------------------
+
+_UNITS = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_UNITS)}
+NUMBER_WORDS.update({w: 20 + 10 * i for i, w in enumerate(_TENS)})
+NUMBER_WORDS.update({"nought": 0, "naught": 0})
+SCALE_WORDS: dict[str, float] = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9,
+                                 "trillion": 1e12, "lakh": 1e5, "crore": 1e7}
+_FRACTION_WORDS: dict[str, int] = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fourth": 4, "fourths": 4,
+    "fifth": 5, "fifths": 5, "sixth": 6, "sixths": 6, "seventh": 7, "sevenths": 7, "eighth": 8,
+    "eighths": 8, "ninth": 9, "ninths": 9, "tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100,
+    "thousandth": 1000, "thousandths": 1000}
+TIME_UNIT_WORDS: dict[str, str] = {
+    "minute": "minute", "minutes": "minute", "hour": "hour", "hours": "hour", "day": "day", "days": "day",
+    "week": "week", "weeks": "week", "month": "month", "months": "month", "year": "year", "years": "year",
+    "decade": "decade", "decades": "decade", "fortnight": "fortnight", "fortnights": "fortnight"}
+_UNICODE_FRACTIONS = {"½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅕": 0.2, "⅖": 0.4, "⅗": 0.6,
+                      "⅘": 0.8, "⅙": 1 / 6, "⅚": 5 / 6, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875}
+_FRACTION_CHARS = "".join(_UNICODE_FRACTIONS)
+
+
+def _trie_regex(words: list[str]) -> str:
+    """A factored alternation (one branch per first letter) so the regex engine never backtracks far."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        ends = "" in node
+        alts = [re.escape(ch) + emit(sub) for ch, sub in sorted(node.items()) if ch]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 and not ends else "(?:" + "|".join(alts) + ")"
+        return body + "?" if ends else body
+
+    return emit(trie)
+
+
+def number_anchor_pattern(*, lowercase: bool = False) -> str:
+    """Regex source that finds number words, scale words and time words (the word anchors).
+
+    With ``lowercase`` the pattern only knows lowercase spellings: scanning ``text.lower()`` with it
+    (compiled with ``re.ASCII``) is about twice as fast as scanning the text for two spellings.
+    """
+    words = [*NUMBER_WORDS, *SCALE_WORDS, "dozen", "half", "quarter", *TIME_UNIT_WORDS]
+    if not lowercase:
+        words += [w.capitalize() for w in words]
+    return r"\b" + _trie_regex(sorted(set(words))) + r"\b"
+
+
+# ---------------------------------------------------------------------------------------------
+# Parsing one number
+# ---------------------------------------------------------------------------------------------
+
+
+class NumberToken(NamedTuple):
+    """A number read at a position: ``text[start:end]`` spells ``value`` (a tuple: cheap to build)."""
+
+    start: int
+    end: int
+    value: float
+    words: bool = False
+    integer: bool = True
+    scaled: bool = False
+
+
+_DIGITS = re.compile(r"""
+    (?P<mixed>\d{1,3})[ \u00a0]{1,2}(?P<mnum>\d{1,2})/(?P<mden>\d{1,3})(?![\d/])
+  | (?P<fnum>\d{1,3})/(?P<fden>\d{1,3})(?![\d/])
+  | (?P<int>\d{1,3}(?:,\d{3})+(?![\d])|\d{1,2}(?:,\d{2})+,\d{3}(?![\d])|\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?!\d)
+            |\d{1,3}(?:\ \d{3}){2,}(?!\d|[.,]\d)|\d+)
+    (?P<dec>\.\d+(?![.\d]))?
+    (?P<exp>[eE][-+]?\d{1,3}(?![\w.]))?
+    (?P<pow>[x×]10\^[-+]?\d{1,3}(?![\w.]))?
+    (?P<ufrac>[""" + _FRACTION_CHARS + r"""])?
+""", re.VERBOSE)
+_SCALE_AFTER = re.compile(r"(?P<sfx>MM|mn|bn|mil|[kKMb])(?![A-Za-z0-9])|(?P<sp>[ \u00a0]+)(?P<word>"
+                          r"(?i:hundred|thousand|million|billion|trillion|lakh|crore|bln|tln|dozens?|dzs?|dozs?))\b")
+_SCALE_FIRST = frozenset("kKMmb")
+_SCALE_WORD_PREFIXES = frozenset(["hu", "th", "mi", "bi", "tr", "la", "cr", "bl", "tl", "do", "dz"])
+_SUFFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "MM": 1e6, "mn": 1e6, "mil": 1e6, "bn": 1e9, "b": 1e9}
+_SHORT_SCALES = {"bln": 1e9, "tln": 1e12}
+_WORD = re.compile(r"[A-Za-z]+")
+_GAP = re.compile(r"[ \u00a0]+and[ \u00a0]+|[ \u00a0]*-[ \u00a0]*|[ \u00a0]+")
+_FRACTION_TAIL = re.compile(r"(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+)\b(?!-)")
+_AND_PART = re.compile(r"[ \u00a0]+and[ \u00a0]+(?:(?P<a>an?)[ \u00a0]+)?(?P<num>[A-Za-z]+)"
+                       r"(?:(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+))?\b")
+_POINT = re.compile(r"[ \u00a0]+point((?:[ \u00a0]+(?:zero|nought|naught|oh|one|two|three|four|five|six|seven|eight"
+                    r"|nine))+|[ \u00a0]+[A-Za-z]+(?:-[A-Za-z]+)?)\b", re.IGNORECASE)
+SCALE_NEXT = re.compile(r"[ \u00a0]+(hundred|thousand|million|billion|trillion)\b", re.IGNORECASE)
+_ALLOWED_DENOMS = {2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100}
+
+
+def _word_class(word: str) -> str | None:
+    if word in NUMBER_WORDS:
+        value = NUMBER_WORDS[word]
+        return "unit" if value < 10 else "teen" if value < 20 else "tens"
+    if word == "hundred":
+        return "hundred"
+    if word in SCALE_WORDS:
+        return "big"
+    if word in ("dozen", "dozens"):
+        return "dozen"
+    return None
+
+
+_NEXT_OK = {
+    None: {"unit", "teen", "tens"},
+    "unit": {"hundred", "big", "dozen"},
+    "teen": {"hundred", "big", "dozen"},
+    "tens": {"unit", "big", "dozen"},
+    "hundred": {"unit", "teen", "tens", "big", "dozen"},
+    "big": {"unit", "teen", "tens"},
+    "dozen": set(),
+}
+
+
+def _denominator(word: str, numerator: float) -> int | None:
+    """The denominator a fraction word names ("thirds" -> 3), checking number agreement."""
+    den = _FRACTION_WORDS.get(word.lower())
+    if den is None:
+        return None
+    plural = (word.lower().endswith("s") and word.lower() not in ("halves",)) or word.lower() == "halves"
+    if (numerator == 1) == plural and not (numerator == 1 and word.lower() == "half"):
+        return None if numerator == 1 else den if not plural and word.lower() == "half" else None
+    return den
+
+
+def _parse_words(text: str, pos: int) -> NumberToken | None:
+    """English number words from ``pos``: "twenty-one", "two hundred and five", "one and a half",
+    "three quarters", "five point two", "two and a half million"."""
+    total = 0.0
+    current = 0.0
+    small = 0.0  # the units/tens since the last hundred or scale, for "two dozen" and fractions
+    last: str | None = None
+    last_big = float("inf")
+    end = pos
+    match = _WORD.match(text, pos)
+    gap_kind = ""
+    while match:
+        word = match.group().lower()
+        cls = _word_class(word)
+        if cls is None or cls not in _NEXT_OK[last]:
+            break
+        if gap_kind == "and" and not (last in ("hundred", "big") and cls in ("unit", "teen", "tens")):
+            break
+        if gap_kind == "-" and not (last == "tens" and cls == "unit"):
+            break
+        if cls in ("unit", "teen", "tens"):
+            current += NUMBER_WORDS[word]
+            small += NUMBER_WORDS[word]
+        elif cls == "hundred":
+            current = (current or 1) * 100
+            small = 0
+        elif cls == "big":
+            scale = SCALE_WORDS[word]
+            if scale >= last_big:
+                if total:
+                    break
+                total = (total + (current or 1)) * scale
+            else:
+                total += (current or 1) * scale
+            last_big = scale
+            current = small = 0
+        else:
+            current = current - small + (small or 1) * 12
+            small = 0
+        end = match.end()
+        last = cls
+        gap = _GAP.match(text, end)
+        if not gap:
+            break
+        gap_text = gap.group()
+        gap_kind = "and" if "and" in gap_text else "-" if "-" in gap_text else " "
+        match = _WORD.match(text, gap.end())
+    if last is None:
+        return None
+    value = total + current
+    integer = True
+    fraction = _FRACTION_TAIL.match(text, end)
+    if fraction and last in ("unit", "teen", "tens"):
+        den = _denominator(fraction.group("den"), small)
+        if den:  # "two thirds", "one-eighth", "twenty fifths", "three quarters billion"
+            value = value - small + small / den
+            end, integer = fraction.end(), False
+            scale = SCALE_NEXT.match(text, end) if last != "big" and total == 0 else None
+            if scale:
+                value *= SCALE_WORDS[scale.group(1).lower()]
+                end = scale.end()
+    point = _POINT.match(text, end) if integer else None
+    if point:
+        digits = ""
+        for word in re.split(r"[ \u00a0-]+", point.group(1).strip().lower()):
+            if word in NUMBER_WORDS and NUMBER_WORDS[word] < 100:
+                digits += str(NUMBER_WORDS[word])
+            elif word == "oh":
+                digits += "0"
+        if digits:
+            value += float("0." + digits)
+            end, integer = point.end(), False
+    part = _AND_PART.match(text, end) if integer else None
+    if part:
+        if part.group("a"):
+            numerator, den_word, part_end = 1.0, part.group("num"), part.end("num")
+        else:
+            numerator = float(NUMBER_WORDS.get(part.group("num").lower(), 0))
+            den_word, part_end = part.group("den"), part.end("den")
+        den = _denominator(den_word, numerator) if den_word and numerator else None
+        if den:
+            value += numerator / den * (last_big if last == "big" else 1)
+            end, integer = part_end, False
+            scale = SCALE_NEXT.match(text, end) if last != "big" else None
+            if scale:  # "five and a half million"
+                value *= SCALE_WORDS[scale.group(1).lower()]
+                end = scale.end()
+    return NumberToken(pos, end, value, words=True, integer=integer and value.is_integer())
+
+
+_SIMPLE_NUMBER = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d/eE^x×\u00a0\u202f\u2009"
+                            + _FRACTION_CHARS + r"]|[.,]\d| \d)")
+
+
+def _parse_digits(text: str, pos: int) -> NumberToken | None:
+    simple = _SIMPLE_NUMBER.match(text, pos)
+    if simple:  # the common case: "200", "1,250", "12.5"
+        whole, decimals = simple.groups()
+        if decimals:
+            return NumberToken(pos, simple.end(), float(whole.replace(",", "") + decimals), False, False)
+        return NumberToken(pos, simple.end(), float(whole.replace(",", "")))
+    match = _DIGITS.match(text, pos)
+    if not match:
+        if text[pos] in _UNICODE_FRACTIONS:
+            return NumberToken(pos, pos + 1, _UNICODE_FRACTIONS[text[pos]], integer=False)
+        return None
+    if match.group("mixed"):
+        num, den = int(match.group("mnum")), int(match.group("mden"))
+        if den in _ALLOWED_DENOMS and 0 < num < den:
+            return NumberToken(pos, match.end(), int(match.group("mixed")) + num / den, integer=False)
+        match = _DIGITS.match(text, pos, pos + len(match.group("mixed")))
+        if not match:
+            return None
+    if match.group("fnum"):
+        num, den = int(match.group("fnum")), int(match.group("fden"))
+        if den in _ALLOWED_DENOMS and 0 < num < den:
+            return NumberToken(pos, match.end(), num / den, integer=False)
+        return None
+    digits = match.group("int")
+    value = float(re.sub(r"[^\d]", "", digits))
+    integer = True
+    if match.group("dec"):
+        value += float("0" + match.group("dec"))
+        integer = False
+    exponent = int(match.group("exp")[1:]) if match.group("exp") else 0
+    if match.group("pow"):
+        exponent += int(match.group("pow")[4:])
+        integer = False
+    if exponent:
+        if abs(exponent) > 300:
+            return None
+        value *= 10.0 ** exponent
+    if match.group("ufrac"):
+        value += _UNICODE_FRACTIONS[match.group("ufrac")]
+        integer = False
+    return NumberToken(pos, match.end(), value, integer=integer)
+
+
+def parse_number_at(text: str, pos: int, *, scale: bool = True) -> NumberToken | None:
+    """The number that starts at ``pos`` (a digit, a unicode fraction or a number word), or None.
+
+    With ``scale`` a following scale ("2.4 billion", "25 lakh", "3 dozen") or an attached suffix
+    ("10k", "10M", "2bn") multiplies the value; the caller decides about "B" and "m".
+    """
+    ch = text[pos]
+    token = _parse_digits(text, pos) if ch.isdigit() or ch in _UNICODE_FRACTIONS else _parse_words(text, pos)
+    if token is None or not scale or token.end >= len(text):
+        return token
+    after = text[token.end]
+    if after not in _SCALE_FIRST and not (
+            after in " \u00a0" and text[token.end + 1:token.end + 3].lower() in _SCALE_WORD_PREFIXES):
+        return token
+    match = _SCALE_AFTER.match(text, token.end)
+    if not match:
+        return token
+    if match.group("sfx"):
+        if token.words:
+            return token
+        factor = _SUFFIX_SCALE[match.group("sfx")]
+    else:
+        word = match.group("word").lower()
+        if token.words and word in SCALE_WORDS:
+            return token  # "two hundred" is read by the word parser itself
+        factor = 12.0 if word.startswith("d") else _SHORT_SCALES.get(word) or SCALE_WORDS[word]
+    return NumberToken(token.start, match.end(), token.value * factor, words=token.words,
+                       integer=(token.value * factor).is_integer(), scaled=True)
+
+
+_FIND_ANCHORS = re.compile(r"[0-9" + _FRACTION_CHARS + r"]+|" + number_anchor_pattern())
+_NEGATIVE_WORD = re.compile(r"(?i:minus|negative)[ \u00a0]+$")
+_FRACTION_OF_SCALE = re.compile(r"(?i:(?P<a>an?[ \u00a0]+)?(?P<f>half|quarter)(?:[ \u00a0]+an?)?[ \u00a0]+"
+                                r"(?P<s>dozen|hundred|thousand|million|billion|trillion))\b")
+
+
+def fraction_of_scale(text: str, pos: int) -> NumberToken | None:
+    """"half a million", "a quarter million", "half a dozen" starting at ``pos``."""
+    match = _FRACTION_OF_SCALE.match(text, pos)
+    if not match:
+        return None
+    scale = 12.0 if match.group("s").lower() == "dozen" else SCALE_WORDS[match.group("s").lower()]
+    part = 0.5 if match.group("f").lower() == "half" else 0.25
+    return NumberToken(pos, match.end(), part * scale, words=True)
+
+
+def find_numbers(text: str) -> list[NumberToken]:
+    """Every plain number in ``text`` (digits or words), without units: the number layer alone.
+
+    Numbers glued to letters ("180ml", "4th", "x86") are not plain numbers and are skipped. Used to
+    score this layer against outside number specs; ``values.extract_values`` is what ingest calls.
+    """
+    found: list[NumberToken] = []
+    floor = 0
+    for anchor in _FIND_ANCHORS.finditer(text):
+        pos = anchor.start()
+        if pos < floor:
+            continue
+        word = anchor.group().lower() if text[pos].isalpha() else ""
+        if word in TIME_UNIT_WORDS:
+            continue
+        prev = text[pos - 1] if pos else ""
+        if prev.isalnum() or prev == "_" or (prev in ",." and pos > 1 and text[pos - 2].isdigit()):
+            floor = anchor.end()
+            continue
+        start = pos
+        if word in ("half", "quarter", "dozen", *SCALE_WORDS):
+            article = pos >= 2 and text[pos - 2:pos].lower() in ("a ",) and (pos == 2 or not text[pos - 3].isalnum())
+            token = fraction_of_scale(text, pos - 2 if article else pos)
+            if token is None and article and word == "half":
+                token = NumberToken(pos - 2, anchor.end(), 0.5, words=True, integer=False)
+            elif token is None and word == "half":
+                token = NumberToken(pos, anchor.end(), 0.5, words=True, integer=False)
+            elif token is None and article and word != "quarter":
+                base = parse_number_at(text, pos) if word == "hundred" else None
+                value = 12.0 if word == "dozen" else SCALE_WORDS[word]
+                token = NumberToken(pos - 2, anchor.end(), value, words=True)
+                scaled = SCALE_NEXT.match(text, anchor.end())
+                if base is None and scaled and word == "hundred":
+                    token = NumberToken(pos - 2, scaled.end(), 100 * SCALE_WORDS[scaled.group(1).lower()], words=True)
+            if token is None:
+                continue
+        else:
+            token = parse_number_at(text, pos)
+        if token is None:
+            continue
+        if not token.words and token.end < len(text) and (text[token.end].isalpha() or text[token.end] == "^"):
+            floor = token.end + 1
+            continue
+        value = token.value
+        if token.words and token.value == 1 and text[token.start:token.end].lower() == "one":
+            nxt = text[token.end:token.end + 5].lower()
+            if nxt.startswith((" of", " you", " do", " is", " mor", " las", " anot")) or prev.isalpha():
+                floor = token.end
+                continue
+        start = token.start
+        if start == pos:
+            if pos and text[pos - 1] in "-−" and (pos < 2 or not text[pos - 2].isalnum()):
+                start, value = pos - 1, -value
+            elif pos and text[pos - 1] == "." and (pos < 2 or not text[pos - 2].isalnum()) and not token.words:
+                digits = re.match(r"\d+", text[pos:])
+                if digits:
+                    start, token = pos - 1, NumberToken(pos, pos + digits.end(), float("0." + digits.group()),
+                                                        integer=False)
+                    value = token.value
+            else:
+                neg = _NEGATIVE_WORD.search(text, max(0, pos - 12), pos)
+                if neg and (neg.start() == 0 or not text[neg.start() - 1].isalnum()):
+                    start, value = neg.start(), -value
+        found.append(NumberToken(start, token.end, value, words=token.words, integer=token.integer,
+                                 scaled=token.scaled))
+        floor = token.end
+    return found
+

@@ -1,0 +1,610 @@
+"""Unit words and the words around a value: one table of unit spellings whose canonical names are
+pint's (ISO codes for money), and the cue words that give a value its bound, role, measured thing
+and counted noun. Read by the scanner in :mod:`.extract` only where a number was found."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from graphcite.language.nlp import lemma
+from graphcite.language.values.numbers import NUMBER_WORDS, ureg
+
+__all__ = [
+    "CURRENCY_CODES",
+    "CURRENCY_DOLLAR_PREFIXES",
+    "CURRENCY_SYMBOLS",
+    "MULTIWORD_HEADS",
+    "PER_STARTS",
+    "PER_TIME",
+    "RATE_ABBREVIATIONS",
+    "UnitEntry",
+    "counted_noun",
+    "lookup_unit",
+    "prev_word",
+    "read_context",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Unit words
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UnitEntry:
+    """A unit as written: its canonical name (pint's, or an ISO code for money), kind and factor."""
+
+    unit: str | None
+    kind: str
+    factor: float = 1.0
+
+
+# canonical | kind | case-sensitive spellings | case-insensitive spellings ("_" stands for a space)
+_UNIT_TABLE = """
+nanosecond|duration|ns|nanosecond nanoseconds nanosec nanosecs
+microsecond|duration|µs μs|microsecond microseconds
+millisecond|duration|ms|millisecond milliseconds millisec millisecs msec msecs
+second|duration|s|second seconds sec secs
+minute|duration||minute minutes min mins
+hour|duration|h|hour hours hr hrs
+day|duration|d|day days
+week|duration|wk wks|week weeks
+month|duration||month months
+year|duration||year years yr yrs
+decade|duration||decade decades
+fortnight|duration||fortnight fortnights
+century|duration||century centuries
+byte|quantity|B|byte bytes
+kilobyte|quantity|kB KB|kilobyte kilobytes kbyte kbytes
+megabyte|quantity|MB|megabyte megabytes mbyte mbytes
+gigabyte|quantity|GB|gigabyte gigabytes gbyte gbytes
+terabyte|quantity|TB|terabyte terabytes
+petabyte|quantity|PB|petabyte petabytes
+kibibyte|quantity|KiB kiB|kibibyte kibibytes
+mebibyte|quantity|MiB|mebibyte mebibytes
+gibibyte|quantity|GiB|gibibyte gibibytes
+tebibyte|quantity|TiB|tebibyte tebibytes
+pebibyte|quantity|PiB|pebibyte pebibytes
+bit|quantity||bit bits
+kilobit|quantity|kb Kb kbit Kbit|kilobit kilobits
+megabit|quantity|Mb mb Mbit|megabit megabits
+gigabit|quantity|Gb gb Gbit|gigabit gigabits
+terabit|quantity|Tb Tbit|terabit terabits
+bit / second|quantity|bps|
+kilobit / second|quantity|kbps Kbps|
+megabit / second|quantity|Mbps mbps|
+gigabit / second|quantity|Gbps gbps|
+degree_Celsius|temperature|°C ºC ℃ °c ºc|celsius celcius centigrade centigrate degree_celsius degrees_celsius deg_celsius deg_c
+degree_Celsius|temperature||degree_c degrees_c °_c º_c °_celsius º_celsius °celsius degrees_centigrade degree_centigrade
+degree_Fahrenheit|temperature|°F ºF ℉ °f ºf|fahrenheit farenheit fahrenheight degree_fahrenheit degrees_fahrenheit deg_fahrenheit deg_f degree_f
+degree_Fahrenheit|temperature||degrees_f °_f º_f °_fahrenheit º_fahrenheit °fahrenheit degrees_farenheit degree_farenheit
+kelvin|temperature|K|kelvin kelvins degrees_kelvin
+degree|angle|° º|degree degrees deg
+radian|quantity|rad|radian radians
+percent|percent|% ٪|percent percents percentage per_cent pct
+percentage_point|percent|pp|percentage_point percentage_points
+nanometer|quantity|nm|nanometer nanometers nanometre nanometres
+micrometer|quantity|µm μm|micrometer micrometers micrometre micrometres micron microns
+millimeter|quantity|mm|millimeter millimeters millimetre millimetres
+centimeter|quantity|cm|centimeter centimeters centimetre centimetres
+decimeter|quantity|dm|decimeter decimeters decimetre decimetres
+meter|quantity|m|meter meters metre metres
+kilometer|quantity|km|kilometer kilometers kilometre kilometres
+inch|quantity|″ "|inch inches
+foot|quantity|ft|foot feet
+yard|quantity|yd yds|yard yards
+mile|quantity|mi|mile miles
+nautical_mile|quantity|nmi|nautical_mile nautical_miles
+light_year|quantity|ly|light_year light_years light-year light-years
+microgram|quantity|µg μg ug mcg|microgram micrograms microgramme microgrammes
+milligram|quantity|mg|milligram milligrams milligramme milligrammes
+gram|quantity|g|gram grams gramme grammes
+kilogram|quantity|kg|kilogram kilograms kilogramme kilogrammes kilo kilos
+metric_ton|quantity|t|tonne tonnes metric_ton metric_tons metric_tonne metric_tonnes
+ton|quantity||ton tons
+pound|quantity|lb lbs|pound pounds
+ounce|quantity|oz|ounce ounces
+dram|quantity||dram drams drachma drachmas
+milliliter|quantity|ml mL|milliliter milliliters millilitre millilitres
+centiliter|quantity|cl cL|centiliter centiliters centilitre centilitres
+liter|quantity|l L|liter liters litre litres
+gallon|quantity|gal|gallon gallons
+oil_barrel|quantity|bbl|barrel barrels
+cup|quantity||cup cups
+tablespoon|quantity|tbsp Tbsp|tablespoon tablespoons
+teaspoon|quantity|tsp|teaspoon teaspoons
+fluid_ounce|quantity||fl_oz fluid_ounce fluid_ounces
+pint|quantity||pint pints
+quart|quantity||quart quarts
+cubic_foot|quantity||cubic_foot cubic_feet cu_ft
+meter ** 3|quantity|m3 m³|cubic_meter cubic_meters cubic_metre cubic_metres
+centimeter ** 3|quantity|cm3 cm³ cc|cubic_centimeter cubic_centimeters
+meter ** 2|quantity|m2 m²|square_meter square_meters square_metre square_metres sq_m sqm
+kilometer ** 2|quantity|km2 km²|square_kilometer square_kilometers square_kilometre square_kilometres sq_km
+centimeter ** 2|quantity|cm2 cm²|square_centimeter square_centimeters
+square_foot|quantity|ft2 ft²|square_foot square_feet sq_ft
+square_mile|quantity||square_mile square_miles sq_mi
+square_inch|quantity||square_inch square_inches sq_in
+acre|quantity||acre acres
+hectare|quantity|ha|hectare hectares
+mile_per_hour|quantity|mph|miles_per_hour mile_per_hour
+kilometer_per_hour|quantity|kph kmph|kilometers_per_hour kilometres_per_hour kilometer_per_hour
+knot|quantity|kn|knot knots
+hertz|quantity|Hz|hertz
+kilohertz|quantity|kHz|kilohertz
+megahertz|quantity|MHz|megahertz
+gigahertz|quantity|GHz|gigahertz
+watt|quantity|W|watt watts
+kilowatt|quantity|kW|kilowatt kilowatts
+megawatt|quantity|MW|megawatt megawatts
+gigawatt|quantity|GW|gigawatt gigawatts
+watt_hour|quantity|Wh|watt_hour watt_hours watt-hour watt-hours
+kilowatt_hour|quantity|kWh|kilowatt_hour kilowatt_hours kilowatt-hour kilowatt-hours
+megawatt_hour|quantity|MWh|megawatt_hour megawatt_hours megawatt-hour megawatt-hours
+joule|quantity|J|joule joules
+kilojoule|quantity|kJ|kilojoule kilojoules
+kilocalorie|quantity|kcal|kilocalorie kilocalories
+volt|quantity|V|volt volts
+milliampere|quantity|mA|milliampere milliamperes milliamp milliamps
+milliampere_hour|quantity|mAh|
+pascal|quantity|Pa|pascal pascals
+kilopascal|quantity|kPa|kilopascal kilopascals
+hectopascal|quantity|hPa|hectopascal hectopascals
+bar|quantity||bar
+pound_force_per_square_inch|quantity||psi
+"""
+
+# money: ISO code | spellings after the number (case-insensitive) ; factor for minor units
+_CURRENCY_TABLE = """
+USD|dollar dollars usd us_dollar us_dollars u.s._dollar u.s._dollars american_dollars bucks
+USD:0.01|cent cents
+CAD|canadian_dollar canadian_dollars cad
+AUD|australian_dollar australian_dollars aud
+NZD|new_zealand_dollar new_zealand_dollars nzd
+HKD|hong_kong_dollar hong_kong_dollars hkd
+SGD|singapore_dollar singapore_dollars sgd
+EUR|euro euros eur
+EUR:0.01|euro_cent euro_cents
+GBP|pounds_sterling british_pound british_pounds gbp
+GBP:0.01|penny pence
+JPY|yen japanese_yen jpy
+CNY|yuan chinese_yuan renminbi rmb cny 元
+INR|rupee rupees indian_rupee indian_rupees inr
+CHF|swiss_franc swiss_francs chf
+FIM|markka markkaa finnish_markka finnish_markkaa
+ESP|peseta pesetas
+NLG|guilder guilders dutch_guilder dutch_guilders
+DEM|deutsche_mark deutsche_marks deutschmark deutschmarks
+TRY|turkish_lira lira
+SEK|swedish_krona swedish_kronor
+NOK|norwegian_krone norwegian_kroner
+DKK|danish_krone danish_kroner
+PLN|zloty zlotys
+BRL|reais brazilian_real brazilian_reais
+MXN|mexican_peso mexican_pesos mxn
+ZAR|south_african_rand
+KRW|korean_won
+RUB|ruble rubles rouble roubles
+BTC|bitcoin bitcoins btc
+CRC|₡
+GEL|₾
+LAK|₭
+"""
+CURRENCY_SYMBOLS: dict[str, str] = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW",
+                                    "₽": "RUB", "₿": "BTC", "₺": "TRY", "₪": "ILS", "₫": "VND", "₱": "PHP",
+                                    "元": "CNY", "₡": "CRC", "₾": "GEL", "₭": "LAK"}
+CURRENCY_DOLLAR_PREFIXES: dict[str, str] = {
+    "us": "USD", "u.s.": "USD", "u.s": "USD", "usd": "USD", "c": "CAD", "ca": "CAD", "cad": "CAD",
+    "a": "AUD", "au": "AUD", "aud": "AUD", "hk": "HKD", "hkd": "HKD", "nz": "NZD", "nzd": "NZD",
+    "s": "SGD", "sgd": "SGD", "r": "BRL", "mex": "MXN", "mxn": "MXN"}
+
+_CS: dict[str, UnitEntry] = {}
+_CI: dict[str, UnitEntry] = {}
+CURRENCY_CODES: set[str] = set()
+
+
+def _load_tables() -> None:
+    for row in _UNIT_TABLE.strip().splitlines():
+        canonical, kind, sensitive, insensitive = row.split("|")
+        entry = UnitEntry(canonical, kind)
+        for spelling in sensitive.split():
+            _CS[spelling.replace("_", " ")] = entry
+        for spelling in insensitive.split():
+            _CI[spelling.replace("_", " ").lower()] = entry
+    for row in _CURRENCY_TABLE.strip().splitlines():
+        code, spellings = row.split("|")
+        factor = 1.0
+        if ":" in code:
+            code, minor = code.split(":")
+            factor = float(minor)
+        CURRENCY_CODES.add(code)
+        entry = UnitEntry(code, "money", factor)
+        for spelling in spellings.split():
+            _CI.setdefault(spelling.replace("_", " ").lower(), entry)
+    CURRENCY_CODES.update([
+        "USD", "EUR", "GBP", "JPY", "CNY", "CHF", "CAD", "AUD", "NZD", "HKD", "SGD", "INR", "SEK", "NOK",
+        "DKK", "PLN", "BRL", "MXN", "ZAR", "KRW", "RUB", "TRY", "BTC", "CZK", "HUF", "ILS", "THB", "IDR",
+        "MYR", "PHP", "VND", "AED", "SAR",
+    ])
+    for symbol, code in CURRENCY_SYMBOLS.items():
+        CURRENCY_CODES.add(code)
+        _CS.setdefault(symbol, UnitEntry(code, "money"))
+
+
+_load_tables()
+MULTIWORD_HEADS = frozenset(key.split()[0].lower() for key in (*_CS, *_CI) if " " in key)
+"""First words of the multi-word unit spellings ("degrees celsius", "metric tons", "us dollars")."""
+
+
+def lookup_unit(spelling: str) -> UnitEntry | None:
+    """The unit a spelling names ("ms", "Kilometres", "degrees celsius", "USD"), or None.
+
+    Case matters for short symbols (MB is a megabyte, Mb a megabit, m a metre, M a million) and not
+    for words; inner whitespace is collapsed.
+    """
+    key = " ".join(spelling.split()) if " " in spelling or "\u00a0" in spelling else spelling
+    found = _CS.get(key)
+    if found is None:
+        found = _CI.get(key.lower())
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Words around a value: bound and role cues, the measured thing, the counted noun
+# ---------------------------------------------------------------------------------------------
+
+_SP = "[ \u00a0\u202f]"
+_CUES: dict[str, tuple[str | None, str | None, bool]] = {}
+
+
+def _cue(phrases: str, bound: str | None, role: str | None, links: bool) -> None:
+    for phrase in phrases.split("|"):
+        _CUES[" ".join(phrase.split())] = (bound, role, links)
+
+
+_cue("at most|no more than|not more than|a maximum of|maximum of|max of|a max of|max|maximum|up to|"
+     "not to exceed|not exceeding|must not exceed|may not exceed|cannot exceed|can't exceed|should not exceed|"
+     "does not exceed|never exceeds|never exceed|capped at|limited to|a limit of|limit of|limit is|limit :|"
+     "a cap of|cap of|no longer than|no later than|at the most|<=|≤|not longer than|maximum is|max is|"
+     "maximum :|max :|upper limit of|an upper limit of|up to a maximum of", "max", "limit", True)
+_cue("at least|no less than|not less than|no fewer than|not fewer than|a minimum of|minimum of|min of|"
+     "minimum|min|>=|≥|no shorter than|no sooner than|minimum is|min is|minimum :|min :|lower limit of|"
+     "a lower limit of", "min", "limit", True)
+_cue("less than|fewer than|under|below|within|shorter than|lower than|<|smaller than|just under|"
+     "well under|well below", "max", None, False)
+_cue("more than|over|above|greater than|in excess of|exceeding|exceeds|exceeded|longer than|higher than|>|"
+     "larger than|just over|upwards of|well over|well above", "min", None, False)
+_cue("about|around|approximately|approx|roughly|nearly|almost|some|circa|ca|~|≈|an estimated|estimated|"
+     "close to|on the order of|just about|or so|an approximate|approximate", "approx", None, False)
+_cue("target of|a target of|targets|targeting|target is|target :|target =|aim for|aims for|aiming for|"
+     "aim of|an aim of|goal of|a goal of|goal is|objective of|an objective of|targeted at|slo of|an slo of|"
+     "slo is|slo :", None, "target", True)
+_cue("defaults to|default to|default of|a default of|default is|default :|by default|default value of|"
+     "default value is|default =|defaulting to|default value :|a default value of|defaults :",
+     None, "default", True)
+
+_LINKS: dict[str, str | None] = {}
+for _phrase in [
+    "was", "were", "measured", "measured at", "observed", "observed at", "took", "lasted", "reached",
+    "peaked at", "averaged", "recorded", "clocked", "came in at", "hit", "spent", "totaled", "totalled",
+    "stood at", "rose to", "fell to", "dropped to", "increased to", "decreased to", "grew to", "climbed to",
+    "has been", "had been", "were measured at", "was measured at", "was observed at", "was recorded at",
+    "saw", "logged", "needed", "required",
+]:
+    _LINKS[_phrase] = "observed"
+for _phrase in [
+    "is", "are", "be", "of", ":", "=", "equals", "equal to", "set to", "configured to", "configured at",
+    "is set to", "are set to", "stays at", "remains at", "stay at", "remain at", "is now", "are now",
+]:
+    _LINKS[_phrase] = None
+_MODIFIERS: dict[str, tuple[str | None, str]] = {
+    "maximum": ("max", "limit"), "max": ("max", "limit"), "minimum": ("min", "limit"), "min": ("min", "limit"),
+    "default": (None, "default"), "target": (None, "target"), "targeted": (None, "target"),
+    "limit": ("max", "limit"), "p50": (None, "observed"), "p90": (None, "observed"), "p95": (None, "observed"),
+    "p99": (None, "observed"), "p999": (None, "observed"), "median": (None, "observed"),
+    "average": (None, "observed"), "mean": (None, "observed"), "peak": (None, "observed"),
+    "observed": (None, "observed"), "measured": (None, "observed"), "actual": (None, "observed")}
+_ROLE_RANK = {"limit": 3, "target": 3, "default": 3, "observed": 1}
+_AUX = frozenset([
+    "must", "should", "will", "would", "can", "could", "may", "might", "shall", "stay", "stays", "stayed",
+    "remain", "remains", "remained", "be", "is", "are", "was", "were", "been", "being", "has", "have", "had",
+    "not", "never", "always", "typically", "usually", "currently", "now", "still", "also", "generally",
+    "normally", "kept", "keep", "keeps", "set", "capped", "limited", "configured", "fixed", "held", "holds",
+    "hold", "allowed", "permitted", "expected", "required", "outside", "inside", "today", "overall", "again",
+])
+_MEASURE_STOP = frozenset([
+    "a", "an", "the", "and", "or", "but", "if", "it", "its", "they", "them", "their", "we", "you", "he",
+    "she", "i", "this", "that", "these", "those", "there", "here", "which", "who", "what", "of", "in", "on",
+    "at", "to", "for", "with", "from", "by", "as", "into", "than", "then", "so", "also", "only", "just",
+    "each", "every", "all", "any", "some", "no", "not", "do", "does", "did", "done", "our", "your", "his",
+    "her", "my", "me", "us", "one", "two", "three", "about", "around", "over", "under",
+])
+_NOT_FOUND = object()
+_NO_CONTEXT: tuple[None, None, None] = (None, None, None)
+_RIGHT_STARTS = (" of ", "\u00a0of ", " max", " Max", " min", " Min", " (max", " (min", " or ", " at ", "max", "min",
+                 " (", "(")
+PER_STARTS = ("/", " /", " per ", " a ", " an ", "\u00a0per ")
+_CUE_LAST = frozenset(phrase.split()[-1] for phrase in _CUES)
+_LINK_LAST = frozenset(phrase.split()[-1] for phrase in _LINKS)
+_ONE_WORD_CUES = frozenset(p for p in [*_CUES, *_LINKS] if " " not in p)
+_TWO_WORD_TAILS = frozenset(" ".join(p.split()[-2:]) for p in [*_CUES, *_LINKS] if " " in p)
+_RIGHT = re.compile(
+    r"(?:" + _SP + r"*\(?" + _SP + r"*(?:(?P<max>max(?:imum)?\b|at" + _SP + r"+most\b|or" + _SP
+    + r"+(?:less|fewer|below|under|lower|shorter)\b)|(?P<min>min(?:imum)?\b|at" + _SP + r"+least\b|or" + _SP
+    + r"+(?:more|longer|greater|above|higher)\b)))|" + _SP + r"+of" + _SP + r"+(?:the" + _SP + r"+|an?" + _SP
+    + r"+)?(?P<of>[A-Za-z][A-Za-z-]*)", re.IGNORECASE)
+
+
+def _suffix_match(tokens: list[str], n: int, table: dict, last_words: frozenset[str]) -> tuple[int, object] | None:
+    """The longest phrase of ``table`` that ends the first ``n`` tokens: (its length, its value)."""
+    if n == 0 or tokens[n - 1] not in last_words:
+        return None
+    for k in (4, 3, 2, 1):
+        if k <= n:
+            found = table.get(" ".join(tokens[n - k:n]), _NOT_FOUND)
+            if found is not _NOT_FOUND:
+                return k, found
+    return None
+
+
+_STRIP = ",;()[]{}\"“”'‘’*_`"
+
+
+def _left_tokens(window: str) -> list[str]:
+    """The last lowercased words of ``window``; a trailing ":" or "=" becomes a token of its own."""
+    tokens = window.lower().split()[-6:]
+    if _NEEDS_SPLIT.search(window, max(0, len(window) - 48)):
+        fixed = []
+        for raw in tokens:
+            token = raw.strip(_STRIP)
+            if not token:
+                continue
+            if len(token) > 1 and token[-1] in _SPLIT_LAST:
+                fixed.append(token[:-1].strip(_STRIP))
+                fixed.append(token[-1])
+            elif len(token) > 1 and token[0] in _SPLIT_FIRST:
+                fixed.append(token[0])
+                fixed.append(token[1:])
+            else:
+                fixed.append(token)
+        return fixed
+    return tokens
+
+
+_SPLIT_LAST = frozenset(":=~")
+_NEEDS_SPLIT = re.compile(r"[,;()\[\]{}\"“”'‘’*_`:=~≈<>≤≥]")
+_SPLIT_FIRST = frozenset("~≈<>≤≥")
+
+
+def read_context(text: str, start: int, end: int, kind: str) -> tuple[str | None, str | None, str | None]:
+    """(bound, role, measured) from the words around ``text[start:end]``.
+
+    "p99 latency was about 200 ms" -> ("approx", "observed", "latency"); "a maximum of 200 ms" ->
+    ("max", "limit", None); "9 minutes of impact" -> (None, None, "impact"). Only the current
+    sentence is read, at most 64 characters to the left.
+    """
+    bound: str | None = None
+    role: str | None = None
+    measured: str | None = None
+    right = _RIGHT.match(text, end) if text.startswith(_RIGHT_STARTS, end) else None
+    # Most values have no cue at all: decide that from the last two words before them, cheaply.
+    lo = max(0, start - 40)
+    space = text.rfind(" ", lo, start - 1)
+    last = text[space + 1:start].strip().lower().strip(_STRIP)
+    if last not in _ONE_WORD_CUES and (not last or last[-1] not in _SPLIT_LAST) and (
+            not start or text[start - 1] not in _SPLIT_FIRST):
+        before = text.rfind(" ", lo, space) if space > lo else -1
+        pair = text[before + 1:space].lower().strip(_STRIP) + " " + last
+        if pair not in _TWO_WORD_TAILS:
+            return _NO_CONTEXT if right is None else _right_context(right, kind, None, None, None)
+    window = text[max(0, start - 64):start]
+    cut = max(window.rfind(". "), window.rfind("\n"), window.rfind("; "), window.rfind("! "),
+              window.rfind("? "), window.rfind(", "))
+    if cut >= 0:
+        window = window[cut + 1:]
+    tokens = _left_tokens(window)
+    n = len(tokens)
+    linked = False
+    hit = _suffix_match(tokens, n, _CUES, _CUE_LAST)
+    if hit and not (n > hit[0] and tokens[n - hit[0] - 1][:1].isdigit()):  # "9 min" is a unit, not a cue
+        k, (bound, role, links) = hit  # type: ignore[misc]
+        n -= k
+        linked = links
+    hit = _suffix_match(tokens, n, _LINKS, _LINK_LAST)
+    if hit:
+        k, link_role = hit
+        n -= k
+        linked = True
+        role = role or link_role  # type: ignore[assignment]
+        if bound is None:
+            again = _suffix_match(tokens, n, _CUES, _CUE_LAST)
+            if again and again[1][0] is not None and again[1][2]:  # type: ignore[index]
+                bound, cue_role, _ = again[1]  # type: ignore[misc]
+                role = cue_role or role
+                n -= again[0]
+    if linked and n > 0 and kind not in ("count", "version", "revision"):
+        i = n - 1
+        while i > 0 and tokens[i] in _AUX and n - i <= 3:
+            i -= 1
+        word = tokens[i].strip(".'’")
+        if word in _MODIFIERS:
+            mod_bound, mod_role = _MODIFIERS[word]
+            bound = bound or mod_bound
+            if _ROLE_RANK[mod_role] > _ROLE_RANK.get(role or "", 0):
+                role = mod_role
+        elif word.isalpha() and len(word) > 1 and word not in _MEASURE_STOP and word not in _AUX:
+            measured = lemma(word)
+            for j in (i - 1, i - 2):
+                if j >= 0 and tokens[j] in _MODIFIERS:
+                    mod_bound, mod_role = _MODIFIERS[tokens[j]]
+                    bound = bound or mod_bound
+                    if _ROLE_RANK[mod_role] > _ROLE_RANK.get(role or "", 0):
+                        role = mod_role
+    return _right_context(right, kind, bound, role, measured)
+
+
+def _right_context(right: re.Match[str] | None, kind: str, bound: str | None, role: str | None,
+                   measured: str | None) -> tuple[str | None, str | None, str | None]:
+    """Apply "200 ms max", "5 or more", "9 minutes of impact" after the value."""
+    if right:
+        if right.group("max"):
+            bound = "max"
+            if right.group("max").lower().startswith(("max", "at")):
+                role = role or "limit"
+        elif right.group("min"):
+            bound = "min"
+            if right.group("min").lower().startswith(("min", "at")):
+                role = role or "limit"
+        elif right.group("of") and kind in ("quantity", "duration", "money", "percent"):
+            noun = right.group("of").lower()
+            if noun not in _MEASURE_STOP and noun not in NUMBER_WORDS:
+                measured = lemma(noun)
+    return bound, role, measured
+
+
+def prev_word(text: str, pos: int) -> tuple[str, int]:
+    """The alphabetic word just before ``pos`` (over spaces and one "."), with its start; ("", pos) if none."""
+    i = pos
+    if i and text[i - 1] in " \u00a0\u202f":
+        i -= 1
+        if i and text[i - 1] in " \u00a0\u202f":
+            i -= 1
+    if i and i != pos and text[i - 1] == ".":
+        i -= 1
+    stop = i
+    lo = max(0, stop - 15)
+    j = text.rfind(" ", lo, stop) + 1
+    if j == 0 and lo > 0:
+        return "", pos
+    word = text[j:stop]
+    if not word.isalpha():
+        cut = len(word)
+        while cut and word[cut - 1].isalpha():
+            cut -= 1
+        if cut == len(word) or word[cut - 1].isalnum() or word[cut - 1] in "_-'’":
+            return "", pos
+        j += cut
+        word = word[cut:]
+    return word, j
+
+
+RATE_ABBREVIATIONS = {"rps": "request", "qps": "query", "tps": "transaction", "iops": "operation",
+                      "ops": "operation", "req": "request", "reqs": "request", "msg": "message",
+                      "msgs": "message", "txn": "transaction", "txns": "transaction"}
+_NOUN_STOP = frozenset([
+    "a", "an", "the", "and", "or", "nor", "but", "if", "when", "while", "so", "as", "that", "which", "who",
+    "whom", "whose", "it", "its", "they", "them", "their", "we", "you", "he", "she", "i", "me", "my", "our",
+    "your", "his", "her", "this", "these", "those", "there", "here", "each", "every", "all", "both",
+    "either", "neither", "not", "no", "yes", "also", "only", "just", "then", "than", "to", "of", "in", "on",
+    "at", "by", "for", "with", "from", "into", "onto", "over", "under", "up", "down", "out", "off", "about",
+    "after", "before", "since", "until", "during", "through", "thru", "between", "among", "against", "without",
+    "within", "via", "vs", "versus", "plus", "minus", "per", "is", "are", "was", "were", "be", "been",
+    "being", "has", "have", "had", "do", "does", "did", "will", "would", "can", "could", "should", "must",
+    "may", "might", "shall", "am", "pm", "st", "nd", "rd", "th", "x", "percent", "ago", "later", "earlier",
+    "apart", "apiece", "total", "overall", "respectively", "etc", "instead", "more", "less", "most", "least",
+    "few", "many", "much", "several", "other", "another", "same", "such", "own", "very", "too", "again",
+    "ever", "never", "always", "often", "once", "twice", "what", "where", "why", "how", "whether", "because",
+    "although", "though", "unless", "whereas", "yet",
+])
+_NOUN_SKIP = frozenset([
+    "more", "additional", "extra", "other", "new", "old", "further", "separate", "different", "consecutive",
+    "concurrent", "active", "open", "unique", "distinct", "major", "minor", "critical", "independent",
+    "parallel", "simultaneous", "successful", "total", "remaining", "existing", "possible", "available",
+    "free", "full", "empty", "large", "small", "big", "little", "long", "short", "high", "low",
+])
+_NEXT_WORDS = re.compile(r"(?P<sep>" + _SP + r"+|-)(?P<w1>[A-Za-z][A-Za-z'’]*)(?:(?P<sep2>" + _SP
+                         + r"+)(?P<w2>[A-Za-z][A-Za-z'’]*))?")
+PER_TIME = re.compile(r"(?:" + _SP + r"*/" + _SP + r"*|" + _SP + r"+per" + _SP + r"+|" + _SP
+                      + r"+(?P<art>an?)" + _SP + r"+)(?P<t>[A-Za-zµμ]+)(?![A-Za-z0-9])")
+
+
+def counted_noun(text: str, end: int) -> tuple[str | None, int, str | None]:
+    """The noun a bare number counts ("3 retries" -> "retry"), its end, and a rate's time unit.
+
+    Returns (None, end, None) when the next word is not a noun (a preposition, a verb, a pronoun).
+    "20 req/s" and "10 rps" give ("request", ..., "second").
+    """
+    match = _NEXT_WORDS.match(text, end)
+    if not match:
+        return None, end, None
+    w1 = match.group("w1")
+    low = w1.lower()
+    if low in RATE_ABBREVIATIONS and low.endswith("ps"):
+        return RATE_ABBREVIATIONS[low], match.end("w1"), "second"
+    if low in _NOUN_STOP or (w1[0].isupper() and match.group("sep") != "-" and low in NUMBER_WORDS):
+        return None, end, None
+    noun, noun_end = w1, match.end("w1")
+    w2 = match.group("w2")
+    verbish = low.endswith("ed") and len(low) > 4 and match.group("sep") != "-"
+    if low in _NOUN_SKIP or verbish:
+        if not w2 or w2.lower() in _NOUN_STOP or w2.lower().endswith("ed"):
+            return None, end, None
+        noun, noun_end = w2, match.end("w2")
+    if noun.isupper() and len(noun) > 1:
+        counted = noun.lower()
+    elif len(noun) > 2 and noun[:-1].isupper() and noun.endswith("s"):
+        counted = noun[:-1].lower()
+    else:
+        counted = RATE_ABBREVIATIONS.get(noun.lower()) or lemma(noun)
+    per = PER_TIME.match(text, noun_end) if text.startswith(PER_STARTS, noun_end) else None
+    if per and not per.group("art"):
+        den = lookup_unit(per.group("t"))
+        if den is not None and den.kind == "duration":
+            return counted, per.end(), den.unit
+    return counted, noun_end, None
+
+
+# ---------------------------------------------------------------------------------------------
+# Unit helpers
+# ---------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=512)
+def _dimensionality(unit: str) -> str | None:
+    """pint's dimensionality string for a canonical unit ("[time]", "dimensionless"); None for money."""
+    if unit in CURRENCY_CODES:
+        return None
+    try:
+        dims = str(ureg.Unit(unit).dimensionality)
+    except Exception:
+        return None
+    return dims if dims and dims != "dimensionless" else "dimensionless"
+
+
+@lru_cache(maxsize=512)
+def _base_factor(unit: str) -> tuple[float, float] | None:
+    """(factor, offset) so that base = value * factor + offset; None when pint cannot convert."""
+    try:
+        q0 = ureg.Quantity(0.0, unit).to_base_units().magnitude
+        q1 = ureg.Quantity(1.0, unit).to_base_units().magnitude
+    except Exception:
+        return None
+    return float(q1 - q0), float(q0)
+
+
+@lru_cache(maxsize=256)
+def _kind_of_unit(unit: str) -> str:
+    if unit in CURRENCY_CODES:
+        return "money"
+    if unit in ("percent", "percentage_point"):
+        return "percent"
+    dims = _dimensionality(unit)
+    if dims == "[time]":
+        return "duration"
+    if dims == "[temperature]":
+        return "temperature"
+    return "quantity"
+
+
+def _rate_unit(numerator: str | None, denominator: str) -> str:
+    named = {("mile", "hour"): "mile_per_hour", ("kilometer", "hour"): "kilometer_per_hour"}
+    if numerator is None:
+        return f"1 / {denominator}"
+    return named.get((numerator, denominator), f"{numerator} / {denominator}")
+
+
+@lru_cache(maxsize=1024)
+def _entry_for(spelling: str) -> UnitEntry | None:
+    return lookup_unit(spelling)
