@@ -322,6 +322,9 @@ class CitationRef:
     # why the citation cannot be used as written (a bad offset or page, a malformed marker); the answer
     # is still read, and verification marks this citation invalid (GC105) instead of refusing the answer
     defect: str | None = None
+    # the text of the claim this citation was given for: what a citation without a span is located for
+    # (set by the answer readers; not part of the citation's identity, so never compared or shown)
+    claim: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,6 +462,10 @@ class CitationVerdict:
     support_score: float
     findings: list[FindingOut]
     slots: dict[str, str] | None = None  # which claim slots this citation covered in joint support
+    located: bool = False  # the citation named no span: graphcite located the evidence in the cited source
+    rank_score: float | None = None  # how well the located span matched the claim (0-1)
+    located_spans: list[dict[str, Any]] | None = None  # every unit used when a located claim needed several
+    supported_elsewhere: dict[str, Any] | None = None  # an uncited unit that holds the claim (never support)
 
 
 @dataclass(slots=True)
@@ -529,4 +536,5 @@ def _plain(value: Any) -> Any:
     return value
 
 
-_OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots"})
+_OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots",
+                            "rank_score", "located_spans", "supported_elsewhere"})
