@@ -6,6 +6,10 @@ SQL server URL can be added behind the same models later.
 
 Bulk writes go through Arrow: ``INSERT INTO t SELECT ... FROM arrow_view`` runs at millions of rows per
 second where ``executemany`` manages hundreds.
+
+Opening checks what is there first: a DuckDB file that graphcite did not write is "not a graphcite
+store" (and is never written to), a store from a newer graphcite is refused, and an older schema is
+upgraded in place when opened for writing. Opening a current store writes nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+from sqlalchemy import BigInteger
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlmodel import SQLModel
@@ -27,10 +32,12 @@ from sqlmodel import SQLModel
 from graphcite import models
 from graphcite.errors import StoreError, StoreLockedError
 
-__all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "Store", "open_store", "resolve_db_path", "utcnow"]
+__all__ = ["DEFAULT_DB", "SCHEMA_VERSION", "Store", "arrow_schema", "open_store", "resolve_db_path", "utcnow"]
 
 DEFAULT_DB = "graphcite.duckdb"
-SCHEMA_VERSION = 1
+#: 2: offset, page and line columns became BIGINT (stores at 1 are upgraded when opened for writing).
+SCHEMA_VERSION = 2
+_META_TABLE = "graphcite_meta"
 
 TABLES: dict[str, type[SQLModel]] = {
     "source": models.Source,
@@ -98,6 +105,20 @@ def _arrow_schema(model: type[SQLModel]) -> pa.Schema:
     return pa.schema([(name, _arrow_type(f.annotation)) for name, f in model.model_fields.items()])
 
 
+def arrow_schema(table: str) -> pa.Schema:
+    """The Arrow schema :meth:`Store.bulk_insert` uses for ``table`` (columns in model order)."""
+    return _arrow_schema(TABLES[table])
+
+
+def _bigint_columns() -> dict[str, set[str]]:
+    """Table -> columns the models declare 64-bit (older stores may hold them as INTEGER)."""
+    wanted: dict[str, set[str]] = {}
+    for name, model in TABLES.items():
+        table = model.__table__  # type: ignore[attr-defined]
+        wanted[name] = {column.name for column in table.columns if isinstance(column.type, BigInteger)}
+    return wanted
+
+
 class Store:
     """An open graphcite store (a DuckDB file, or ``:memory:``).
 
@@ -129,8 +150,13 @@ class Store:
                              fix="pass --db with a DuckDB file written by graphcite") from exc
         self.read_only = read_only
         self._depth = 0
-        if not read_only:
-            self._create_schema()
+        try:
+            self._check_is_graphcite_store()
+            if not read_only:
+                self._create_schema()
+        except BaseException:
+            self.close()
+            raise
 
     # -- lifecycle --------------------------------------------------------------------------
     def __enter__(self) -> Store:
@@ -143,11 +169,78 @@ class Store:
         with contextlib.suppress(duckdb.Error):
             self.con.close()
 
+    def _table_names(self) -> set[str]:
+        return {row[0] for row in self.con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()}
+
+    def _check_is_graphcite_store(self) -> None:
+        """Refuse a DuckDB file graphcite did not write (or a newer graphcite wrote) before any query fails.
+
+        A new, empty database is fine when opened for writing: the schema is created in it.
+        """
+        self._schema_version = 0
+        if self.path == ":memory:":
+            return
+        fix = "pass --db with a store written by `graphcite ingest`, or a new file name"
+        tables = self._table_names()
+        if _META_TABLE not in tables:
+            if self.read_only or tables:
+                shown = ", ".join(sorted(tables)[:3]) + (", ..." if len(tables) > 3 else "")
+                held = f" (it holds other tables: {shown})" if tables else " (it has no graphcite tables)"
+                raise StoreError(f"not a graphcite store{held}", where=self.path, fix=fix)
+            return
+        try:
+            written = self.con.execute(f"SELECT value FROM {_META_TABLE} WHERE key = 'schema_version'").fetchall()
+            version = int(written[0][0]) if written else 0
+        except (duckdb.Error, ValueError, TypeError) as exc:
+            raise StoreError("not a graphcite store (its graphcite_meta table is damaged)", where=self.path,
+                             fix=fix) from exc
+        self._schema_version = version
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"store has schema version {version}; this graphcite reads up to {SCHEMA_VERSION}",
+                             where=self.path, fix="upgrade graphcite")
+        missing = sorted(set(TABLES) - tables)
+        if self.read_only and missing:
+            raise StoreError(f"incomplete graphcite store (no table {missing[0]})", where=self.path,
+                             fix="open it once for writing (e.g. `graphcite ingest`) to upgrade it")
+
     def _create_schema(self) -> None:
+        """Create what is missing and upgrade an older schema; a current store is not written to at all."""
+        if self._schema_version == SCHEMA_VERSION and set(TABLES) <= self._table_names():
+            return
+        with self.transaction():
+            for statement in ddl_statements():
+                self.con.execute(statement).fetchall()
+            self.execute(f"CREATE TABLE IF NOT EXISTS {_META_TABLE} (key VARCHAR PRIMARY KEY, value VARCHAR)")
+            self._upgrade_integer_columns()
+            self.execute(f"INSERT OR REPLACE INTO {_META_TABLE} VALUES ('schema_version', ?)",
+                         [str(SCHEMA_VERSION)])
+        self._schema_version = SCHEMA_VERSION
+
+    def _upgrade_integer_columns(self) -> None:
+        """Widen INTEGER columns the models now declare BIGINT (schema 1 -> 2) in place.
+
+        DuckDB cannot alter a column of a table that has secondary indexes, so those are dropped
+        first and created again from the DDL afterwards (primary keys may stay).
+        """
+        wanted = _bigint_columns()
+        stale: dict[str, list[str]] = {}
+        for table, column, data_type in self.con.execute(
+                "SELECT table_name, column_name, data_type FROM information_schema.columns "
+                "WHERE table_schema = 'main'").fetchall():
+            if column in wanted.get(table, set()) and data_type != "BIGINT":
+                stale.setdefault(table, []).append(column)
+        if not stale:
+            return
+        for table, columns in sorted(stale.items()):
+            for (index,) in self.con.execute(
+                    "SELECT index_name FROM duckdb_indexes() WHERE table_name = ?", [table]).fetchall():
+                self.execute(f'DROP INDEX "{index}"')
+            for column in columns:
+                self.execute(f'ALTER TABLE {table} ALTER "{column}" TYPE BIGINT')
         for statement in ddl_statements():
-            self.con.execute(statement).fetchall()
-        self.execute("CREATE TABLE IF NOT EXISTS graphcite_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
-        self.execute("INSERT OR IGNORE INTO graphcite_meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
+            if statement.startswith("CREATE INDEX"):
+                self.con.execute(statement).fetchall()
 
     # -- transactions -----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -201,7 +294,12 @@ class Store:
                 else:
                     default = model.model_fields[fld.name].get_default(call_default_factory=True)
                     values = [default] * count
-                arrays.append(pa.array(values, type=fld.type))
+                try:
+                    arrays.append(pa.array(values, type=fld.type))
+                except (pa.ArrowException, OverflowError, TypeError, ValueError) as exc:
+                    raise StoreError(f"cannot store {table}.{fld.name}: {_one_line(exc)}", where=table,
+                                     fix="integers must lie in -2^63..2^63-1 and text must be valid Unicode"
+                                     ) from exc
             arrow = pa.Table.from_arrays(arrays, schema=schema)
         if arrow.num_rows == 0:
             return 0
@@ -262,6 +360,11 @@ class Store:
     def counts(self) -> dict[str, int]:
         """Row count per table, for summaries."""
         return {table: int(self.scalar(f"SELECT count(*) FROM {table}")) for table in TABLES}
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def open_store(db: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> Store:

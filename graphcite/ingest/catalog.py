@@ -12,10 +12,17 @@ __all__ = ["list_sources", "show_unit"]
 
 
 def list_sources(store: Store) -> list[dict[str, Any]]:
-    """Every source with its current revision, status, kind, visibility and counts, sorted by key."""
+    """Every source with its current revision, status, kind, visibility and counts, sorted by key.
+
+    ``revisions`` counts the stored revisions of the source; ``current_seq`` is the number of the
+    current one, which is not always the last: a file changed back to earlier content points at
+    that earlier revision again.
+    """
     rows = store.rows("""
         SELECT s.key, s.title, s.kind, s.visibility, s.current_revision, r.status, r.format,
-               CAST(r.effective AS VARCHAR) AS effective, r.seq AS revisions,
+               CAST(r.effective AS VARCHAR) AS effective,
+               (SELECT count(*) FROM source_revision a WHERE a.source_key = s.key) AS revisions,
+               r.seq AS current_seq,
                (SELECT count(*) FROM evidence_unit u WHERE u.revision_id = s.current_revision) AS units,
                (SELECT count(*) FROM typed_value t WHERE t.revision_id = s.current_revision) AS "values"
         FROM source s JOIN source_revision r ON r.revision_id = s.current_revision

@@ -8,25 +8,32 @@ cause (missing path, binary or non-UTF-8 file, empty or huge file) is an :class:
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat
 import subprocess
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from graphcite.errors import IngestError
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "FORMATS",
+    "MB",
     "SIDECAR_SUFFIX",
     "FoundFile",
+    "check_size",
+    "decode_text",
     "discover",
     "git_commit_for",
+    "max_bytes_for",
     "read_file_bytes",
+    "read_regular_file",
     "read_text_file",
 ]
 
@@ -41,11 +48,12 @@ FORMATS: dict[str, str] = {
     ".py": "python",
 }
 SIDECAR_SUFFIX = ".meta.yaml"
-DEFAULT_MAX_BYTES = 100_000_000
+#: The one size unit: 1 MB = 1,000,000 bytes (``--max-file-mb`` counts these).
+MB = 1_000_000
+DEFAULT_MAX_BYTES = 100 * MB
 #: Folder names never descended into, besides every name starting with a dot.
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
 
-_BINARY_PROBE = 8192
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
@@ -59,27 +67,36 @@ class FoundFile:
     sidecar: Path | None = None
 
 
-def discover(paths: list[Path], prefix: str = "") -> tuple[list[FoundFile], dict[str, int]]:
+def discover(paths: Sequence[str | os.PathLike[str]], prefix: str = "", *,
+             warnings: list[str] | None = None) -> tuple[list[FoundFile], dict[str, int]]:
     """Source files under ``paths``, sorted by key, and a count of skipped files per extension.
 
     A file found in a folder argument is keyed by its path relative to that folder (posix); a file
     argument by its name. ``prefix`` is prepended, with a ``/`` added when it lacks one ("docs"
     and "docs/" both give "docs/a.md"). Hidden entries, ``__pycache__`` and ``node_modules`` are
     skipped silently; ``*.meta.yaml`` files are sidecars, attached to ``NAME.meta.yaml`` or
-    ``STEM.meta.yaml`` next to the source (the full-name form wins). The same file reached twice
-    is listed once; two different files with one key are an error.
+    ``STEM.meta.yaml`` next to the source (the full-name form wins). Inside a folder, broken
+    symbolic links and anything that is not a regular file (FIFOs, devices, sockets) are skipped
+    with a line appended to ``warnings``; given directly, they are an error, and so is an empty
+    path (it would silently mean the current folder). The same file reached twice is listed once;
+    two different files with one key are an error.
     """
     if prefix and not prefix.endswith("/"):
         prefix += "/"
     found: dict[str, FoundFile] = {}
     skipped: Counter[str] = Counter()
     for given in paths:
+        if not os.fspath(given).strip():
+            raise IngestError("empty path", where="PATH",
+                              fix="pass a file or folder (use . for the current folder)")
         argument = Path(given)
         if not argument.exists():
-            raise IngestError("no such file or folder", where=str(argument), fix="check the path")
+            broken = " (a broken symbolic link)" if argument.is_symlink() else ""
+            raise IngestError(f"no such file or folder{broken}", where=str(argument), fix="check the path")
         if argument.is_dir():
             candidates = _walk(argument)
         else:
+            _check_regular(argument, where=str(argument))
             candidates = iter([(argument, argument.name, _names_in(argument.parent))])
         for path, relative, sibling_names in candidates:
             if path.name.endswith(SIDECAR_SUFFIX):
@@ -90,10 +107,44 @@ def discover(paths: list[Path], prefix: str = "") -> tuple[list[FoundFile], dict
                 skipped[suffix or "(no extension)"] += 1
                 continue
             key = prefix + relative
+            problem = _not_regular(path)
+            if problem is not None:
+                if warnings is not None:
+                    warnings.append(f"skipped {key}: {problem}")
+                continue
             sidecar = _sidecar_for(path, sibling_names)
             _add(found, FoundFile(path=path, key=key, format=file_format, sidecar=sidecar))
     files = [found[key] for key in sorted(found)]
     return files, dict(sorted(skipped.items()))
+
+
+def _not_regular(path: Path) -> str | None:
+    """Why ``path`` (symbolic links followed) cannot be read as a source file, or None when it can."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if path.is_symlink():
+            return f"broken symbolic link (-> {os.readlink(path)})"
+        return "it disappeared while the folder was read"
+    except OSError as exc:
+        return f"cannot read it ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    return f"not a regular file ({_file_type(mode)})"
+
+
+def _file_type(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def _check_regular(path: Path, *, where: str) -> None:
+    problem = _not_regular(path)
+    if problem is not None:
+        raise IngestError(problem, where=where, fix="pass regular files or folders of them")
 
 
 def _walk(folder: Path) -> Iterator[tuple[Path, str, set[str]]]:
@@ -137,57 +188,107 @@ def _add(found: dict[str, FoundFile], item: FoundFile) -> None:
     )
 
 
-def _read_bytes(path: Path, *, max_bytes: int, where: str) -> bytes:
-    """The file's bytes after checking it exists, is a regular file and is within ``max_bytes``."""
-    try:
-        info = path.stat()
-    except FileNotFoundError as exc:
-        raise IngestError("no such file", where=where, fix="check the path") from exc
-    except OSError as exc:
-        raise IngestError(f"cannot read file: {exc.strerror or exc}", where=where,
-                          fix="check the file permissions") from exc
-    if not stat.S_ISREG(info.st_mode):
-        raise IngestError("not a regular file", where=where, fix="pass files or folders of files")
-    _check_size(info.st_size, max_bytes=max_bytes, where=where)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise IngestError(f"cannot read file: {exc.strerror or exc}", where=where,
-                          fix="check the file permissions") from exc
-    _check_size(len(data), max_bytes=max_bytes, where=where)  # it may have grown since stat
-    if not data:
-        raise IngestError("empty file", where=where, fix="remove it or add content")
-    return data
+def max_bytes_for(max_file_mb: float) -> int:
+    """The size limit in bytes for ``max_file_mb`` megabytes (1 MB = 1,000,000 bytes).
+
+    Refuses NaN, infinities, zero, negative and non-numeric limits with one clear line.
+    """
+    valid = isinstance(max_file_mb, int | float) and not isinstance(max_file_mb, bool)
+    if not valid or not math.isfinite(max_file_mb) or max_file_mb <= 0 or int(max_file_mb * MB) < 1:
+        raise IngestError(f"the file size limit must be a positive number of MB, got {max_file_mb!r}",
+                          where="--max-file-mb", fix=f"pass e.g. --max-file-mb {DEFAULT_MAX_BYTES // MB}"
+                          " (1 MB = 1,000,000 bytes)")
+    return int(max_file_mb * MB)
 
 
-def _check_size(size: int, *, max_bytes: int, where: str) -> None:
+def check_size(size: int, *, max_bytes: int, where: str) -> None:
+    """Refuse ``size`` bytes over ``max_bytes``, in the one unit every reader uses (MB = 10^6 bytes)."""
     if size > max_bytes:
         raise IngestError(
-            f"file too large ({size / 1e6:.1f} MB > {max_bytes / 1e6:g} MB limit)",
+            f"file too large ({size / MB:.1f} MB > {max_bytes / MB:g} MB limit)",
             where=where,
             fix="split it or raise --max-file-mb",
         )
 
 
+def read_regular_file(path: Path, *, max_bytes: int, where: str, what: str = "file") -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``max_bytes`` bytes (may be empty).
+
+    The type is checked before opening (opening a device can have effects) and again on the open
+    descriptor (the path may have been swapped in between); the open never blocks on a FIFO, and
+    at most ``max_bytes + 1`` bytes are read, so a file that grows while it is read is refused too.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError as exc:
+        broken = " (a broken symbolic link)" if Path(path).is_symlink() else ""
+        raise IngestError(f"no such {what}{broken}", where=where, fix="check the path") from exc
+    except OSError as exc:
+        raise IngestError(f"cannot read {what}: {exc.strerror or exc}", where=where,
+                          fix="check the file permissions") from exc
+    if not stat.S_ISREG(mode):
+        raise IngestError(f"not a regular file ({_file_type(mode)})", where=where,
+                          fix="pass regular files or folders of them")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as exc:
+        raise IngestError(f"cannot read {what}: {exc.strerror or exc}", where=where,
+                          fix="check the file permissions") from exc
+    with os.fdopen(descriptor, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise IngestError(f"not a regular file ({_file_type(info.st_mode)})", where=where,
+                              fix="pass regular files or folders of them")
+        check_size(info.st_size, max_bytes=max_bytes, where=where)
+        try:
+            data = _read_at_most(handle, max_bytes + 1, expected=info.st_size)
+        except OSError as exc:
+            raise IngestError(f"cannot read {what}: {exc.strerror or exc}", where=where,
+                              fix="check the file permissions") from exc
+    check_size(len(data), max_bytes=max_bytes, where=where)  # it may have grown since fstat
+    return data
+
+
+def _read_at_most(handle: BinaryIO, limit: int, *, expected: int) -> bytes:
+    """Up to ``limit`` bytes; one read of the expected size (no ``limit``-sized buffer), then the rest."""
+    chunks: list[bytes] = []
+    total = 0
+    want = min(expected + 1, limit)
+    while total < limit:
+        chunk = handle.read(min(want, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        want = 1 << 20
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _read_bytes(path: Path, *, max_bytes: int, where: str) -> bytes:
+    data = read_regular_file(path, max_bytes=max_bytes, where=where)
+    if not data:
+        raise IngestError("empty file", where=where, fix="remove it or add content")
+    return data
+
+
 def read_file_bytes(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, where: str | None = None) -> bytes:
-    """The raw bytes of a binary source (PDF), with the same existence, size and empty checks."""
+    """The raw bytes of a source file, after the regular-file, size and empty checks."""
     return _read_bytes(Path(path), max_bytes=max_bytes, where=where or str(path))
 
 
-def read_text_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, where: str | None = None) -> str:
-    """The file's UTF-8 text exactly as on disk: line endings (CRLF, CR) and all whitespace kept.
+def decode_text(data: bytes, *, where: str) -> str:
+    """The UTF-8 text of a text-format file's bytes exactly as they are: line endings and whitespace kept.
 
     One leading byte-order mark is dropped, so offsets index the text after it (the content hash,
-    taken over the bytes, still covers it). ``where`` names the file in errors (default: the path).
-    Raises :class:`IngestError` for a missing, unreadable, binary, non-UTF-8, empty (or
-    whitespace-only) file, or one larger than ``max_bytes``.
+    taken over the bytes, still covers it). A NUL byte anywhere makes the file binary; UTF-16,
+    invalid UTF-8 and empty (or whitespace-only) text are refused too.
     """
-    where = where or str(path)
-    data = _read_bytes(Path(path), max_bytes=max_bytes, where=where)
-    if b"\x00" in data[:_BINARY_PROBE]:
+    nul = data.find(b"\x00")
+    if nul >= 0:
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):
             raise IngestError("file is UTF-16 encoded", where=where, fix="re-save as UTF-8")
-        raise IngestError("binary file (NUL bytes)", where=where,
+        raise IngestError(f"binary file (NUL byte at byte {nul})", where=where,
                           fix="ingest text, Markdown, HTML, PDF or Python files only")
     try:
         text = data.decode("utf-8")
@@ -200,6 +301,17 @@ def read_text_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, where: str
     if not text or text.isspace():
         raise IngestError("empty file", where=where, fix="remove it or add content")
     return text
+
+
+def read_text_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, where: str | None = None) -> str:
+    """The file's UTF-8 text exactly as on disk (see :func:`decode_text`).
+
+    ``where`` names the file in errors (default: the path). Raises :class:`IngestError` for a
+    missing, unreadable, non-regular, binary, non-UTF-8, empty (or whitespace-only) file, or one
+    larger than ``max_bytes``.
+    """
+    where = where or str(path)
+    return decode_text(_read_bytes(Path(path), max_bytes=max_bytes, where=where), where=where)
 
 
 def git_commit_for(path: Path) -> str | None:

@@ -4,11 +4,17 @@ Metadata says what a document is (a decision, a manual), whether it is still in 
 effective date) and which documents it derives from or supersedes. Front matter is a leading
 ``---`` ... ``---`` (or ``...``) YAML block; files that cannot carry front matter (PDF, HTML, code)
 take the same keys from a sidecar ``NAME.meta.yaml``. Errors name the file and the line in it.
+
+Both are read with :mod:`graphcite.ingest.safe_yaml`: dates stay text until a key that holds one
+(``effective``) validates it, a key written twice is an error (also when two spellings name one
+known key), and aliases, nesting and size are capped. When a document and its sidecar disagree on
+``visibility``, the more restrictive value wins and the ingest reports both.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,6 +22,8 @@ from typing import Any
 import yaml
 
 from graphcite.errors import IngestError
+from graphcite.ingest.files import read_regular_file
+from graphcite.ingest.safe_yaml import MAX_YAML_CHARS, YamlProblem, load_yaml
 from graphcite.ingest.text import line_number, line_starts
 from graphcite.models import KINDS, STATUSES
 
@@ -24,6 +32,8 @@ __all__ = [
     "LIST_KEYS",
     "VISIBILITIES",
     "load_sidecar",
+    "merge_metadata",
+    "metadata_json",
     "normalise_metadata",
     "split_front_matter",
 ]
@@ -37,8 +47,7 @@ _OPENING_FENCE = re.compile(r"---[ \t]*(?:\r\n?|\n)")
 # A closing fence is a whole line "---" or "..." right after a line break.
 _CLOSING_FENCE = re.compile(r"(?<=[\r\n])(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)")
 _YAML_FIX = "fix the YAML"
-# libyaml's safe loader when PyYAML was built with it (ten times faster), else the Python one.
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LOOKS_LIKE_DATE = re.compile(r"[+-]?\d{4,}-\d")
 
 
 def split_front_matter(text: str, *, where: str) -> tuple[dict[str, Any], int]:
@@ -58,15 +67,21 @@ def split_front_matter(text: str, *, where: str) -> tuple[dict[str, Any], int]:
     return loaded, closing.end()
 
 
-def load_sidecar(path: Path) -> dict[str, Any]:
-    """The YAML mapping in a ``NAME.meta.yaml`` sidecar (an empty file gives ``{}``), not yet validated."""
-    where = str(path)
+def load_sidecar(path: Path, *, where: str | None = None) -> dict[str, Any]:
+    """The YAML mapping in a ``NAME.meta.yaml`` sidecar (an empty file gives ``{}``), not yet validated.
+
+    The sidecar must be a regular file of at most :data:`~graphcite.ingest.safe_yaml.MAX_YAML_CHARS`
+    bytes; ``where`` names it in errors (default: the path).
+    """
+    where = where or str(path)
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise IngestError(
-            f"cannot read sidecar: {exc.strerror or exc}", where=where, fix="check the file permissions"
-        ) from exc
+        data = read_regular_file(Path(path), max_bytes=MAX_YAML_CHARS, where=where)
+    except IngestError as exc:
+        if exc.cause.startswith("file too large"):
+            raise IngestError(f"sidecar too large (over {MAX_YAML_CHARS:,} bytes)", where=where,
+                              fix="keep metadata short; move long text into the document") from exc
+        cause = exc.cause.removeprefix("cannot read file: ")
+        raise IngestError(f"cannot read sidecar: {cause}", where=where, fix=exc.fix) from exc
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -79,8 +94,9 @@ def load_sidecar(path: Path) -> dict[str, Any]:
 def _load_yaml(block: str, *, where: str, what: str, text: str, offset: int) -> dict[str, Any]:
     """Parse ``block`` (found at ``offset`` in ``text``) as a YAML mapping; errors carry file lines."""
     try:
-        loaded = yaml.load(block, Loader=_FAST_LOADER)
-    except (yaml.YAMLError, RecursionError):
+        loaded = load_yaml(block)
+    except (yaml.YAMLError, YamlProblem, RecursionError):
+        # Parse again with the pure-Python parser, whose marks always count code points.
         loaded = _report_yaml_error(block, where=where, what=what, text=text, offset=offset)
     if loaded is None:
         return {}
@@ -93,26 +109,35 @@ def _load_yaml(block: str, *, where: str, what: str, text: str, offset: int) -> 
     return loaded
 
 
+def _at_line(text: str, offset: int, index: int | None, block: str) -> str:
+    if index is None:
+        return ""
+    return f" at line {line_number(line_starts(text), offset + min(index, len(block)))}"
+
+
 def _report_yaml_error(block: str, *, where: str, what: str, text: str, offset: int) -> Any:
     """Re-parse with the pure-Python loader, whose error marks count code points, and raise."""
     try:
-        return yaml.safe_load(block)
+        return load_yaml(block, exact_marks=True)
+    except YamlProblem as exc:
+        fix = "write each key once" if exc.problem.startswith("duplicate key") else _YAML_FIX
+        cause = f"bad YAML {what}{_at_line(text, offset, exc.index, block)}: {exc.problem}"
+        raise IngestError(cause, where=where, fix=fix) from exc
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
-        if mark is not None:
-            # PyYAML counts U+2028 etc. as line breaks; recount with our rule via the char index.
-            line = line_number(line_starts(text), offset + min(mark.index, len(block)))
-            cause = f"bad YAML {what} at line {line}: {problem}"
-        else:
-            cause = f"bad YAML {what}: {problem}"
-        raise IngestError(cause, where=where, fix=_YAML_FIX) from exc
+        # PyYAML counts U+2028 etc. as line breaks; recount with our rule via the char index.
+        cause = f"bad YAML {what}{_at_line(text, offset, mark.index if mark else None, block)}: {problem}"
+        fix = "write each key once" if problem.startswith("duplicate key") else _YAML_FIX
+        raise IngestError(cause, where=where, fix=fix) from exc
     except yaml.reader.ReaderError as exc:
         line = line_number(line_starts(text), offset + min(exc.position, len(block)))
         char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "?")
         cause = f"bad YAML {what} at line {line}: character U+{char:04X} is not allowed"
         raise IngestError(cause, where=where, fix=_YAML_FIX) from exc
-    except (yaml.YAMLError, RecursionError) as exc:
+    except RecursionError as exc:
+        raise IngestError(f"bad YAML {what}: nested too deeply", where=where, fix=_YAML_FIX) from exc
+    except (yaml.YAMLError, ValueError) as exc:
         raise IngestError(f"bad YAML {what}: {exc}", where=where, fix=_YAML_FIX) from exc
 
 
@@ -123,12 +148,20 @@ def normalise_metadata(meta: dict[Any, Any], *, where: str) -> dict[str, Any]:
     values; ``effective`` becomes a :class:`datetime.date`; lineage keys become ``list[str]``.
     Key spelling is forgiving for known keys (``Superseded-By`` -> ``superseded_by``); a known key
     with an empty value is dropped. Unknown keys are kept with their values as written (their
-    names are made strings). Normalising twice gives the same result.
+    names are made strings). Two keys that name the same thing (``visibility`` and ``Visibility``,
+    or ``1`` and ``"1"``) are an error, so one of them cannot silently win. Normalising twice gives
+    the same result.
     """
     result: dict[str, Any] = {}
+    spelled: dict[str, str] = {}
     for raw_key, value in meta.items():
         key = str(raw_key)
         canonical = key.strip().lower().replace("-", "_")
+        name = canonical if canonical in KNOWN_KEYS else key
+        if name in spelled:
+            raise IngestError(f"metadata key {name!r} is given twice (as {spelled[name]} and {raw_key!r})",
+                              where=where, fix="write each key once")
+        spelled[name] = repr(raw_key)
         if canonical not in KNOWN_KEYS:
             result[key] = value
             continue
@@ -147,6 +180,54 @@ def normalise_metadata(meta: dict[Any, Any], *, where: str) -> dict[str, Any]:
         else:
             result[canonical] = _key_list(canonical, value, where=where)
     return result
+
+
+def merge_metadata(front: dict[str, Any], sidecar: dict[str, Any], *, where: str,
+                   sidecar_name: str) -> tuple[dict[str, Any], list[str]]:
+    """(merged metadata, warnings) of a document's own metadata and its sidecar, both normalised.
+
+    The sidecar's keys win, except ``visibility``: when the two disagree the more restrictive one
+    wins and a warning names both, so a sidecar saying ``public`` can never publish a document
+    that says ``restricted`` (nor the other way round).
+    """
+    merged = {**front, **sidecar}
+    warnings: list[str] = []
+    own, side = front.get("visibility"), sidecar.get("visibility")
+    if own and side and own != side:
+        strictest = max(own, side, key=VISIBILITIES.index)
+        merged["visibility"] = strictest
+        warnings.append(f"{where}: visibility differs: the document says {own!r}, sidecar {sidecar_name} "
+                        f"says {side!r}; using the more restrictive {strictest!r}")
+    return merged, warnings
+
+
+def metadata_json(meta: dict[str, Any], *, where: str) -> str:
+    """``meta`` as canonical JSON text (sorted keys, dates as ISO text) for ``metadata_json``.
+
+    Nested mapping keys become strings (YAML allows ``1:`` next to ``b:``, which JSON sorting
+    cannot compare); two nested keys that become the same string are an error.
+    """
+    try:
+        return json.dumps(_json_ready(meta, where=where), sort_keys=True, default=str, ensure_ascii=False,
+                          allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise IngestError(f"metadata cannot be stored as JSON: {exc}", where=where,
+                          fix="simplify the metadata values") from exc
+
+
+def _json_ready(value: Any, *, where: str) -> Any:
+    if isinstance(value, dict):
+        ready: dict[str, Any] = {}
+        for key, item in value.items():
+            name = str(key)
+            if name in ready:
+                raise IngestError(f"metadata key {name!r} is given twice", where=where, fix="write each key once")
+            ready[name] = _json_ready(item, where=where)
+        return ready
+    if isinstance(value, list | tuple | set | frozenset):
+        items = [_json_ready(item, where=where) for item in value]
+        return sorted(items, key=repr) if isinstance(value, set | frozenset) else items
+    return value
 
 
 def _show(value: Any) -> str:
@@ -177,18 +258,24 @@ def _date(value: Any, *, where: str) -> dt.date:
         return value.date()
     if isinstance(value, dt.date):
         return value
+    reason = ""
     if isinstance(value, str):
+        written = value.strip()
         try:
-            return dt.date.fromisoformat(value.strip())
-        except ValueError:
-            try:
-                return dt.datetime.fromisoformat(value.strip()).date()
-            except ValueError:
-                pass
+            return dt.date.fromisoformat(written)
+        except ValueError as exc:
+            reason = str(exc)
+        try:
+            return dt.datetime.fromisoformat(written).date()
+        except ValueError as exc:
+            reason = str(exc) if _LOOKS_LIKE_DATE.match(written) else reason
+    if "offset" in reason:
+        reason = "time zone offset out of range"
+    problem = f" ({reason})" if reason and _LOOKS_LIKE_DATE.match(str(value).strip()) else ""
     raise IngestError(
-        f"metadata key 'effective' has value {_show(value)}; allowed: an ISO date like 2024-03-01",
+        f"metadata key 'effective' has value {_show(value)}{problem}; allowed: an ISO date like 2024-03-01",
         where=where,
-        fix="write the date as YYYY-MM-DD",
+        fix="write a real calendar date as YYYY-MM-DD",
     )
 
 

@@ -3,6 +3,13 @@
 A link belongs to the revision that declared it, so when a source gets a new revision, the links in
 force are those declared by current revisions. Links to keys that were never ingested are kept and
 reported as dangling.
+
+Supersession must not go round in a circle: when the current declarations make a cycle (a
+supersedes b, b supersedes a), nobody can say which is in force, so after every ingest the links
+in the cycle are relabelled ``supersedes_cycle`` -- every reader of ``supersedes`` then treats none
+of them as superseded -- and the ingest reports the cycle. When a later revision breaks the cycle,
+the remaining links become ``supersedes`` again. A source naming itself is refused before this
+(see :mod:`graphcite.ingest.prepare`).
 """
 
 from __future__ import annotations
@@ -13,7 +20,11 @@ from typing import Any
 
 from graphcite.store import Store
 
-__all__ = ["LINEAGE_KEYS", "current_links", "dangling_links", "links_from_metadata"]
+__all__ = ["CYCLE_RELATION", "LINEAGE_KEYS", "current_links", "dangling_links", "links_from_metadata",
+           "mark_supersession_cycles", "supersession_cycles"]
+
+#: The relation a ``supersedes`` link carries while it is part of a cycle of current declarations.
+CYCLE_RELATION = "supersedes_cycle"
 
 # front matter key -> (relation, direction): "out" means this source -> named key.
 LINEAGE_KEYS: dict[str, tuple[str, str]] = {
@@ -66,3 +77,53 @@ def dangling_links(store: Store) -> list[dict[str, str]]:
         SELECT c.* FROM ({CURRENT_LINKS_SQL}) c
         WHERE c.from_key NOT IN (SELECT key FROM source) OR c.to_key NOT IN (SELECT key FROM source)
         ORDER BY 1, 2, 3""")
+
+
+_SUPERSESSIONS_SQL = f"""
+SELECT l.link_id, l.from_key, l.to_key, l.relation
+FROM source_link l
+JOIN source_revision r ON r.revision_id = l.declared_in
+JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
+WHERE l.relation IN ('supersedes', '{CYCLE_RELATION}')
+ORDER BY l.link_id
+"""
+
+
+def _cycle_groups(edges: list[tuple[str, str]]) -> list[list[str]]:
+    """Sorted groups of keys that supersede one another in a circle (strongly connected, size > 1)."""
+    import networkx as nx
+
+    graph = nx.DiGraph(edges)
+    groups = [sorted(group) for group in nx.strongly_connected_components(graph) if len(group) > 1]
+    return sorted(groups)
+
+
+def supersession_cycles(store: Store) -> list[list[str]]:
+    """Groups of source keys whose current ``supersedes`` declarations form a cycle, each sorted."""
+    rows = store.rows(_SUPERSESSIONS_SQL)
+    return _cycle_groups([(r["from_key"], r["to_key"]) for r in rows]) if rows else []
+
+
+def mark_supersession_cycles(store: Store) -> list[str]:
+    """Relabel current supersession links by whether they lie on a cycle; one warning per cycle.
+
+    Runs inside the ingest transaction after the new links are written.
+    """
+    rows = store.rows(_SUPERSESSIONS_SQL)
+    if not rows:
+        return []
+    groups = _cycle_groups([(r["from_key"], r["to_key"]) for r in rows])
+    group_of = {key: index for index, group in enumerate(groups) for key in group}
+    relabel: dict[str, list[str]] = {"supersedes": [], CYCLE_RELATION: []}
+    for row in rows:
+        home = group_of.get(row["from_key"])
+        cyclic = home is not None and home == group_of.get(row["to_key"])
+        wanted = CYCLE_RELATION if cyclic else "supersedes"
+        if row["relation"] != wanted:
+            relabel[wanted].append(row["link_id"])
+    for relation, link_ids in relabel.items():
+        if link_ids:
+            condition, params = store.in_list("link_id", link_ids)
+            store.execute(f"UPDATE source_link SET relation = ? WHERE {condition}", [relation, *params])
+    return [f"supersession cycle among {', '.join(group)}: they supersede one another, so none of them "
+            "is treated as superseded (fix their supersedes / superseded_by keys)" for group in groups]

@@ -12,21 +12,30 @@ item. A short line right after a paragraph break that is numbered ("3.2 Retry bu
 capitals or in Title Case, without final punctuation, is taken as a heading; its numbering gives
 its level (unnumbered headings are level 1). These are heuristics: good on ordinary reports, never
 affecting offsets.
+
+pypdf's own warnings about damage it worked around are captured, never printed: they come back
+with the document (the ingest report lists them) or inside the one error line when the PDF cannot
+be read. Lone surrogates, which a broken font map can produce, become U+FFFD one for one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import logging
 import re
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 from graphcite.errors import IngestError
 from graphcite.ingest.text import line_starts, unit_for_span
 from graphcite.models import ParsedDocument, ParsedUnit
 
-__all__ = ["PAGE_SEPARATOR", "document_from_pages", "parse"]
+__all__ = ["PAGE_SEPARATOR", "document_from_pages", "parse", "parse_with_notes"]
 
 PAGE_SEPARATOR = "\n\f\n"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
 _BULLET = re.compile(r"(?:[•◦▪‣●○■□‐–—*-]|\(?(?:\d{1,3}|[a-zA-Z])[.)])\s+\S")
@@ -39,31 +48,89 @@ _MINOR_WORDS = frozenset({"a", "an", "and", "as", "at", "but", "by", "for", "fro
 
 def parse(data: bytes, *, where: str) -> ParsedDocument:
     """Extract the text of the PDF ``data``; encrypted, corrupt or text-less PDFs raise IngestError."""
+    return parse_with_notes(data, where=where)[0]
+
+
+def parse_with_notes(data: bytes, *, where: str) -> tuple[ParsedDocument, list[str]]:
+    """(document, the PDF library's warnings) for the PDF ``data``.
+
+    pypdf reports damage it worked around ("incorrect startxref pointer") through logging and
+    ``warnings``; they are captured here instead of reaching the terminal, returned with the
+    document, and folded into the one error message when the PDF cannot be read at all.
+    """
     from pypdf import PdfReader  # imported here: pypdf is only needed when PDFs are ingested
 
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            try:
-                opened = reader.decrypt("")
-            except Exception as exc:  # pypdf raises DependencyError for AES without cryptography
-                raise IngestError(f"encrypted PDF ({exc})", where=where,
-                                  fix="decrypt it first (e.g. qpdf --decrypt in.pdf out.pdf)") from exc
-            if not opened:
-                raise IngestError("encrypted PDF (a password is needed to open it)", where=where,
-                                  fix="decrypt it first (e.g. qpdf --decrypt in.pdf out.pdf)")
-        pages = [page.extract_text() or "" for page in reader.pages]
-        info = reader.metadata
-        title = info.title if info is not None else None
-    except IngestError:
-        raise
-    except Exception as exc:  # pypdf signals damage with many exception types
-        raise IngestError(f"cannot read PDF: {exc}", where=where,
-                          fix="check that the file is a complete, valid PDF") from exc
+    notes: list[str] = []
+    with _captured(notes):
+        try:
+            reader = PdfReader(io.BytesIO(data))
+            if reader.is_encrypted:
+                try:
+                    opened = reader.decrypt("")
+                except Exception as exc:  # pypdf raises DependencyError for AES without cryptography
+                    raise IngestError(f"encrypted PDF ({exc})", where=where,
+                                      fix="decrypt it first (e.g. qpdf --decrypt in.pdf out.pdf)") from exc
+                if not opened:
+                    raise IngestError("encrypted PDF (a password is needed to open it)", where=where,
+                                      fix="decrypt it first (e.g. qpdf --decrypt in.pdf out.pdf)")
+            pages = [page.extract_text() or "" for page in reader.pages]
+            info = reader.metadata
+            title = info.title if info is not None else None
+        except IngestError:
+            raise
+        except Exception as exc:  # pypdf signals damage with many exception types
+            detail = " ".join(str(exc).split()) or type(exc).__name__
+            raise IngestError(f"cannot read PDF: {detail}{_noted(notes)}", where=where,
+                              fix="check that the file is a complete, valid PDF") from exc
     if not any(page.strip() for page in pages):
-        raise IngestError("PDF has no extractable text (scanned images?)", where=where,
+        raise IngestError(f"PDF has no extractable text (scanned images?){_noted(notes)}", where=where,
                           fix="run OCR on it first (e.g. ocrmypdf) or remove it")
-    return document_from_pages(pages, title=title if isinstance(title, str) else None)
+    # A broken ToUnicode map can yield lone surrogates, which no UTF-8 store can hold; each becomes
+    # U+FFFD (one code point for one, so offsets are unaffected).
+    pages = [_SURROGATE.sub("\ufffd", page) for page in pages]
+    clean_title = _SURROGATE.sub("\ufffd", title) if isinstance(title, str) else None
+    return document_from_pages(pages, title=clean_title), notes
+
+
+def _noted(notes: list[str]) -> str:
+    if not notes:
+        return ""
+    shown = "; ".join(notes[:3]) + ("; ..." if len(notes) > 3 else "")
+    return f" (PDF reader said: {shown})"
+
+
+@contextlib.contextmanager
+def _captured(notes: list[str]) -> Iterator[None]:
+    """Collect pypdf's log records and warnings into ``notes`` (distinct, one line each) while active."""
+    logger = logging.getLogger("pypdf")
+
+    class _Collector(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            _note(notes, record.getMessage())
+
+    collector = _Collector(level=logging.DEBUG)
+    saved = (logger.propagate, logger.level)
+    logger.addHandler(collector)
+    logger.propagate = False
+    logger.setLevel(logging.WARNING)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                yield
+            finally:
+                for item in caught:
+                    _note(notes, str(item.message))
+    finally:
+        logger.removeHandler(collector)
+        logger.propagate, level = saved
+        logger.setLevel(level)
+
+
+def _note(notes: list[str], message: str) -> None:
+    line = " ".join(message.split())
+    if line and line not in notes and len(notes) < 20:
+        notes.append(line)
 
 
 def document_from_pages(pages: list[str], *, title: str | None = None) -> ParsedDocument:

@@ -57,24 +57,58 @@ def ensure_lemma_table(store: Store) -> None:
 
 
 def index_revisions(store: Store, revision_ids: list[str]) -> int:
-    """Add term postings for every unit of the given revisions; returns rows added."""
+    """Add term postings for every unit of the given revisions; returns rows added.
+
+    Units are indexed in groups of about :data:`INDEX_CHUNK_CHARS` characters of text, so the
+    tokenising query never holds the words of a whole large ingest at once (a 24 MB file would
+    otherwise need half a gigabyte for one ``DISTINCT``).
+    """
     if not revision_ids:
         return 0
     store.with_ids("_gc_new_revs", revision_ids)
+    try:
+        sizes = store.rows("""SELECT u.unit_id, length(u.text) AS size FROM evidence_unit u
+                              JOIN _gc_new_revs n ON n.id = u.revision_id ORDER BY u.revision_id, u.ordinal""")
+    finally:
+        store.con.unregister("_gc_new_revs")
     stop = pa.table({"word": sorted(STOPWORDS)})
     store.con.register("_gc_stop", stop)
     try:
         before = store.scalar("SELECT count(*) FROM term_posting")
-        store.execute(f"""
-            INSERT OR IGNORE INTO term_posting (term, unit_id)
-            SELECT DISTINCT coalesce(l.lemma, w.word) AS term, w.unit_id
-            FROM (SELECT u.unit_id, unnest(regexp_extract_all(lower(u.text), '{TOKEN_PATTERN}')) AS word
-                  FROM evidence_unit u JOIN _gc_new_revs n ON n.id = u.revision_id) w
-            LEFT JOIN lemma_lookup l ON l.word = w.word
-            WHERE w.word NOT IN (SELECT word FROM _gc_stop)
-              AND (length(w.word) > 1 OR regexp_matches(w.word, '^[0-9]$'))
-              AND coalesce(l.lemma, w.word) NOT IN (SELECT word FROM _gc_stop)""")
+        for chunk in _chunks(sizes):
+            store.with_ids("_gc_index_units", chunk)
+            try:
+                store.execute(f"""
+                    INSERT OR IGNORE INTO term_posting (term, unit_id)
+                    SELECT DISTINCT coalesce(l.lemma, w.word) AS term, w.unit_id
+                    FROM (SELECT u.unit_id, unnest(regexp_extract_all(lower(u.text), '{TOKEN_PATTERN}')) AS word
+                          FROM evidence_unit u JOIN _gc_index_units c ON c.id = u.unit_id) w
+                    LEFT JOIN lemma_lookup l ON l.word = w.word
+                    WHERE w.word NOT IN (SELECT word FROM _gc_stop)
+                      AND (length(w.word) > 1 OR regexp_matches(w.word, '^[0-9]$'))
+                      AND coalesce(l.lemma, w.word) NOT IN (SELECT word FROM _gc_stop)""")
+            finally:
+                store.con.unregister("_gc_index_units")
         return int(store.scalar("SELECT count(*) FROM term_posting")) - int(before)
     finally:
         store.con.unregister("_gc_stop")
-        store.con.unregister("_gc_new_revs")
+
+
+#: Characters of unit text tokenised per indexing query.
+INDEX_CHUNK_CHARS = 1_000_000
+
+
+def _chunks(sizes: list[dict[str, object]]) -> list[list[str]]:
+    """Unit ids in groups whose text adds up to about :data:`INDEX_CHUNK_CHARS` characters."""
+    chunks: list[list[str]] = []
+    current: list[str] = []
+    total = 0
+    for row in sizes:
+        current.append(str(row["unit_id"]))
+        total += int(row["size"] or 0)  # type: ignore[call-overload]
+        if total >= INDEX_CHUNK_CHARS:
+            chunks.append(current)
+            current, total = [], 0
+    if current:
+        chunks.append(current)
+    return chunks

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -187,24 +189,96 @@ def test_sources_and_show(store: Store, tmp_path: Path) -> None:
     assert any(v["unit"] == "day" for v in shown["values"])
 
 
-def test_sigkill_during_large_ingest_leaves_only_complete_revisions(tmp_path: Path) -> None:
+#: Kill iterations per run; CI uses the default, ``GRAPHCITE_KILL_ITERATIONS=20`` makes it a benchmark.
+KILL_ITERATIONS = int(os.environ.get("GRAPHCITE_KILL_ITERATIONS", "3"))
+KILL_WINDOW = 6.0  # seconds after the ingest starts working; it needs about 4-5 s on a quiet machine
+
+
+def _children(pid: int) -> list[int]:
+    """Live (not zombie) child processes of ``pid``, read from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _assert_only_complete_revisions(db: Path, files: int) -> int:
+    """Sources after the kill: 1 (the template's doc-000; rolled back) or ``files`` (committed)."""
+    with Store(db) as s:
+        sources = s.scalar("SELECT count(*) FROM source")
+        assert sources in (1, files), f"{sources} sources: a killed ingest must write all or nothing"
+        for rev in s.rows("SELECT revision_id, text FROM source_revision"):
+            units = s.rows('SELECT start, "end", text FROM evidence_unit WHERE revision_id = ?', [rev["revision_id"]])
+            assert units, "a revision without its units is a half-written ingest"
+            assert all(rev["text"][u["start"]:u["end"]] == u["text"] for u in units)
+        assert s.scalar("SELECT count(*) FROM source s LEFT JOIN source_revision r "
+                        "ON r.revision_id = s.current_revision WHERE r.revision_id IS NULL") == 0
+        return int(sources)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find worker processes")
+def test_sigkill_during_ingest_leaves_only_complete_revisions_and_no_workers(tmp_path: Path) -> None:
+    """kill -9 at varied moments of ``ingest --jobs 2`` (and ``--jobs 1``): all or nothing, no orphans."""
     docs = tmp_path / "big"
     docs.mkdir()
     body = "\n\n".join(f"Paragraph {i}: the worker waited {i % 60} seconds for 3 retries." for i in range(400))
-    for i in range(150):
+    files = 60
+    for i in range(files):
         (docs / f"doc-{i:03}.md").write_text(f"# Doc {i}\n\n{body}\n", encoding="utf-8")
-    db = tmp_path / "killed.duckdb"
-    with Store(db) as s:  # a first complete revision that must survive
+    template = tmp_path / "template.duckdb"
+    with Store(template) as s:  # a first complete revision that must survive every kill
         ingest(s, [docs / "doc-000.md"])
-    proc = subprocess.Popen([sys.executable, "-m", "graphcite", "ingest", str(docs), "--db", str(db), "--quiet"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(3.0)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    with Store(db) as s:
-        sources = s.scalar("SELECT count(*) FROM source")
-        assert sources in (1, 151)
-        for rev in s.rows("SELECT revision_id, text FROM source_revision"):
-            units = s.rows("SELECT start, \"end\", text FROM evidence_unit WHERE revision_id = ?", [rev["revision_id"]])
-            assert units, "a revision without its units is a half-written ingest"
-            assert all(rev["text"][u["start"]:u["end"]] == u["text"] for u in units)
+    rng = random.Random(12)
+    startup = 4.0
+    mid_ingest = 0
+    outcomes: list[int] = []
+    for iteration in range(KILL_ITERATIONS):
+        db = tmp_path / f"killed-{iteration}.duckdb"
+        shutil.copy(template, db)
+        jobs = 2 if iteration % 2 == 0 else 1
+        # Stratified over the whole run (parsing, writing, indexing, commit, done): the first
+        # kill always lands early, the last ones may land after the commit.
+        delay = KILL_WINDOW * (iteration + rng.random()) / KILL_ITERATIONS
+        started = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "graphcite", "ingest", str(docs), "--db", str(db), "--quiet",
+                                 "--jobs", str(jobs)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        workers: list[int] = []
+        try:
+            if jobs == 2:
+                while len(workers) < 2 and proc.poll() is None and time.monotonic() - started < 60:
+                    time.sleep(0.05)
+                    workers = _children(proc.pid)
+                startup = time.monotonic() - started
+                time.sleep(delay)
+            else:
+                time.sleep(startup + delay)
+            running = proc.poll() is None
+            if running:  # not yet reaped, so the pid is still this process (a zombie at worst)
+                os.kill(proc.pid, signal.SIGKILL)
+        finally:
+            proc.kill()
+            proc.wait()
+        mid_ingest += running
+        deadline = time.monotonic() + 5
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in workers if _alive(pid)], "workers outlived their killed parent"
+        outcomes.append(_assert_only_complete_revisions(db, files))
+    assert mid_ingest >= 1, "no kill landed while the ingest was running"
+    print(f"kill test: {KILL_ITERATIONS} kills, {mid_ingest} while running; "
+          f"{outcomes.count(1)} rolled back, {outcomes.count(files)} committed")

@@ -1,0 +1,311 @@
+"""One file -> the rows it contributes (revision, evidence units, typed values), without the store.
+
+:func:`prepare_file` is pure and runs in worker processes with ``jobs > 1``. It reads the file once
+(a regular file within the size limit), hashes exactly the bytes it parses, cuts oversized blocks
+into bounded units, and returns units and values as Arrow record batches (:class:`RowBatches`):
+a few dozen bytes per value instead of a Python dict each, and past :data:`MEMORY_ROWS` rows the
+batches are spilled to a file, so a dense file with millions of values stays within bounded memory.
+It also refuses metadata that names the source itself as its own lineage (``supersedes: self``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from graphcite.errors import IngestError
+from graphcite.ingest import files as filesmod
+from graphcite.ingest import frontmatter, status, values
+from graphcite.ingest.bounds import bounded_units
+from graphcite.ingest.lineage import LINEAGE_KEYS
+from graphcite.models import ExtractedValue, ParsedDocument, ParsedUnit
+from graphcite.store import arrow_schema
+
+__all__ = ["MEMORY_ROWS", "PreparedFile", "RowBatches", "prepare_file", "revision_id_for", "unit_id_for"]
+
+FORMAT_KINDS = {"python": "code"}
+_BATCH_ROWS = 8_192
+#: Rows of one table kept in memory per file before further rows are spilled to disk.
+MEMORY_ROWS = 100_000
+
+
+def unit_id_for(revision_id: str, start: int, end: int) -> str:
+    """Stable 16-hex id of a unit: the same file under the same key gives the same ids everywhere."""
+    return hashlib.sha256(f"{revision_id}:{start}:{end}".encode()).hexdigest()[:16]
+
+
+def revision_id_for(key: str, content_hash: str) -> str:
+    """Stable 16-hex id of a revision: the source key and the sha256 of its bytes."""
+    return hashlib.sha256(f"{key}\0{content_hash}".encode()).hexdigest()[:16]
+
+
+@dataclass(slots=True)
+class PreparedFile:
+    """Everything one file contributes, computed without touching the store.
+
+    ``units`` and ``values`` hold the ``evidence_unit`` and ``typed_value`` rows as Arrow batches; ``warnings`` are one-line notes for the ingest report (a PDF reader's complaints,
+    a visibility conflict between front matter and sidecar).
+    """
+
+    key: str
+    path: str
+    content_hash: str
+    revision: dict[str, Any]
+    units: RowBatches
+    values: RowBatches
+    metadata: dict[str, Any]
+    size: int
+    warnings: list[str] = field(default_factory=list)
+
+
+class RowBatches:
+    """Rows of one table as Arrow record batches: the first in memory, the rest spilled to a file.
+
+    A file can yield millions of typed values; past :data:`MEMORY_ROWS` rows further batches go to
+    an Arrow IPC file in the spill folder, so neither the worker nor the writer holds them all.
+    Picklable (it crosses from worker to parent); :meth:`tables` reads the spill file back batch
+    by batch and :meth:`discard` removes it.
+    """
+
+    def __init__(self, schema: pa.Schema, spill_dir: str | None = None) -> None:
+        self.schema = schema
+        self.spill_dir = spill_dir
+        self.batches: list[pa.RecordBatch] = []
+        self.spill_path: str | None = None
+        self.num_rows = 0
+        self._pending: list[list[Any]] = [[] for _ in schema.names]
+        self._in_memory = 0
+        self._writer: pa.ipc.RecordBatchFileWriter | None = None
+
+    def append(self, row: tuple[Any, ...]) -> None:
+        for column, item in zip(self._pending, row, strict=True):
+            column.append(item)
+        if len(self._pending[0]) >= _BATCH_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending[0]:
+            return
+        arrays = [pa.array(column, type=fld.type) for column, fld in zip(self._pending, self.schema, strict=True)]
+        batch = pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+        self._pending = [[] for _ in self.schema.names]
+        self.num_rows += batch.num_rows
+        if self.spill_dir is not None and self._in_memory + batch.num_rows > MEMORY_ROWS:
+            if self._writer is None:
+                handle, self.spill_path = tempfile.mkstemp(suffix=".arrow", dir=self.spill_dir)
+                os.close(handle)
+                self._writer = pa.ipc.new_file(self.spill_path, self.schema)
+            self._writer.write_batch(batch)
+        else:
+            self.batches.append(batch)
+            self._in_memory += batch.num_rows
+
+    def finish(self) -> RowBatches:
+        """Write out what is pending and close the spill file; returns self."""
+        self._flush()
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        return self
+
+    def tables(self) -> Iterator[pa.Table]:
+        """The rows as Arrow tables of bounded size: the in-memory part, then each spilled batch."""
+        if self.batches:
+            yield pa.Table.from_batches(self.batches, schema=self.schema)
+        if self.spill_path is not None:
+            with pa.OSFile(self.spill_path) as source:
+                reader = pa.ipc.open_file(source)
+                for index in range(reader.num_record_batches):
+                    yield pa.Table.from_batches([reader.get_batch(index)], schema=self.schema)
+
+    def discard(self) -> None:
+        """Drop the rows and remove the spill file."""
+        self.batches = []
+        if self._writer is not None:
+            with contextlib.suppress(OSError, pa.ArrowException):
+                self._writer.close()
+            self._writer = None
+        if self.spill_path is not None:
+            with contextlib.suppress(OSError):
+                os.remove(self.spill_path)
+            self.spill_path = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        if self._writer is not None or self._pending[0]:
+            raise RuntimeError("RowBatches must be finished before it is sent")
+        return {"schema": self.schema, "spill_dir": self.spill_dir, "batches": self.batches,
+                "spill_path": self.spill_path, "num_rows": self.num_rows}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["schema"], state["spill_dir"])  # type: ignore[misc]
+        self.batches = state["batches"]
+        self.spill_path = state["spill_path"]
+        self.num_rows = state["num_rows"]
+
+
+_UNIT_SCHEMA = arrow_schema("evidence_unit")
+_VALUE_SCHEMA = arrow_schema("typed_value")
+
+
+def _parse(found: filesmod.FoundFile, data: bytes, where: str) -> tuple[ParsedDocument, list[str]]:
+    from graphcite.ingest import html, markdown, pdf, python_code, text
+
+    if found.format == "pdf":
+        doc, notes = pdf.parse_with_notes(data, where=where)
+        return doc, [f"{where}: PDF reader: {note}" for note in notes]
+    body = filesmod.decode_text(data, where=where)
+    if found.format == "markdown":
+        return markdown.parse(body, where=where), []
+    if found.format == "html":
+        return html.parse(body, where=where), []
+    if found.format == "python":
+        return python_code.parse(body, where=where, path=found.key), []
+    return text.parse(body, where=where), []
+
+
+def _unit_values(doc_text: str, unit: ParsedUnit) -> list[ExtractedValue]:
+    """Typed values of one unit in document offsets; table cells take their header's unit."""
+    cells = getattr(unit, "cells", None)
+    if unit.block_type == "table_row" and cells and unit.table_headers:
+        found: list[ExtractedValue] = []
+        for index, (start, end) in enumerate(cells):
+            header = unit.table_headers[index] if index < len(unit.table_headers) else ""
+            header_unit = values.unit_from_header(header) if header else None
+            for value in values.extract_values(doc_text[start:end], default_unit=header_unit):
+                shifted = value.shifted(start)
+                if header:
+                    shifted = _with_header_meaning(shifted, header)
+                found.append(shifted)
+        return found
+    return [v.shifted(unit.start) for v in values.extract_values(doc_text[unit.start:unit.end])]
+
+
+_HEADER_ROLES = (
+    (re.compile(r"\b(limit|max(?:imum)?|cap|ceiling|at most|budget)\b", re.I), "limit"),
+    (re.compile(r"\b(target|objective|slo|goal)\b", re.I), "target"),
+    (re.compile(r"\b(observed|measured|actual|peak|seen)\b", re.I), "observed"),
+    (re.compile(r"\b(default)\b", re.I), "default"),
+)
+
+
+def _header_subject(header: str) -> str | None:
+    words = re.sub(r"[\(\[].*?[\)\]]", " ", header).strip().lower()
+    return words or None
+
+
+def _with_header_meaning(value: ExtractedValue, header: str) -> ExtractedValue:
+    """A table cell's value takes what its column header says: the measured thing and the role."""
+    changes: dict[str, Any] = {}
+    if value.measured is None:
+        measured = _header_subject(header)
+        if measured:
+            changes["measured"] = measured
+    if value.role is None:
+        for pattern, role in _HEADER_ROLES:
+            if pattern.search(header):
+                changes["role"] = role
+                break
+    return replace(value, **changes) if changes else value
+
+
+def _metadata(found: filesmod.FoundFile, doc: ParsedDocument, where: str) -> tuple[dict[str, Any], list[str]]:
+    """The document's metadata merged with its sidecar's, validated; self-links refused."""
+    meta = frontmatter.normalise_metadata(dict(doc.metadata), where=where)
+    notes: list[str] = []
+    if found.sidecar is not None:
+        side_where = f"{where} (sidecar {found.sidecar.name})"
+        sidecar = frontmatter.normalise_metadata(frontmatter.load_sidecar(found.sidecar, where=side_where),
+                                                 where=side_where)
+        meta, notes = frontmatter.merge_metadata(meta, sidecar, where=where, sidecar_name=found.sidecar.name)
+    for meta_key in LINEAGE_KEYS:
+        if found.key in meta.get(meta_key, ()):
+            raise IngestError(f"metadata key {meta_key!r} names this source itself", where=where,
+                              fix=f"remove {found.key} from {meta_key}; a source cannot be its own lineage")
+    return meta, notes
+
+
+def prepare_file(found: filesmod.FoundFile, max_bytes: int = filesmod.DEFAULT_MAX_BYTES,
+                 spill_dir: str | None = None) -> PreparedFile:
+    """Read, parse and extract one file (pure; runs in a worker process).
+
+    With ``spill_dir``, rows beyond :data:`MEMORY_ROWS` per table go to files there (see
+    :class:`RowBatches`); the caller removes them with :meth:`RowBatches.discard`.
+    """
+    where = found.key
+    data = filesmod.read_file_bytes(Path(found.path), max_bytes=max_bytes, where=where)
+    content_hash = hashlib.sha256(data).hexdigest()
+    size = len(data)
+    doc, notes = _parse(found, data, where)
+    del data  # the parsed text is all that is needed from here on
+    meta, merge_notes = _metadata(found, doc, where)
+    revision_id = revision_id_for(found.key, content_hash)
+    doc_status = meta.get("status")
+    kind = meta.get("kind") or (
+        "test" if doc.build_role == "test" else FORMAT_KINDS.get(doc.format, "note"))
+    git_commit = filesmod.git_commit_for(Path(found.path)) if doc.format == "python" else None
+    revision = {
+        "revision_id": revision_id, "source_key": found.key, "content_hash": content_hash,
+        "text": doc.text, "format": doc.format, "effective": meta.get("effective"),
+        "status": doc_status or "current", "title": meta.get("title") or _first_heading(doc) or found.key,
+        "kind": kind, "visibility": meta.get("visibility") or "public",
+        "metadata_json": frontmatter.metadata_json(meta, where=where),
+        "path": found.key, "git_commit": git_commit, "build_role": doc.build_role,
+    }
+    units = RowBatches(_UNIT_SCHEMA, spill_dir)
+    value_rows = RowBatches(_VALUE_SCHEMA, spill_dir)
+    try:
+        _add_rows(found.key, revision_id, doc, doc_status, units, value_rows)
+        return PreparedFile(found.key, str(found.path), content_hash, revision, units.finish(),
+                            value_rows.finish(), meta, size, [*notes, *merge_notes])
+    except BaseException:
+        units.discard()
+        value_rows.discard()
+        raise
+
+
+def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str | None,
+              units: RowBatches, value_rows: RowBatches) -> None:
+    """Append the bounded units of ``doc`` and their typed values as rows."""
+    unit_names = _UNIT_SCHEMA.names
+    value_names = _VALUE_SCHEMA.names
+    for ordinal, unit in enumerate(bounded_units(doc.text, doc.units)):
+        unit_status, cue = status.status_for(unit.heading_path, doc_status)
+        uid = unit_id_for(revision_id, unit.start, unit.end)
+        unit_row = {
+            "unit_id": uid, "revision_id": revision_id, "source_key": key, "ordinal": ordinal,
+            "start": unit.start, "end": unit.end, "text": doc.text[unit.start:unit.end],
+            "block_type": unit.block_type,
+            "heading_path_json": json.dumps(list(unit.heading_path), ensure_ascii=False),
+            "status": unit_status, "status_cue": cue, "page": unit.page, "symbol": unit.symbol,
+            "line_start": unit.line_start, "line_end": unit.line_end,
+            "table_headers_json": json.dumps(list(unit.table_headers), ensure_ascii=False)
+            if unit.table_headers else None,
+        }
+        units.append(tuple(unit_row[name] for name in unit_names))
+        for value in _unit_values(doc.text, unit):
+            value_row = {
+                "value_id": hashlib.sha256(f"{uid}:{value.start}:{value.end}".encode()).hexdigest()[:16],
+                "unit_id": uid, "revision_id": revision_id, "start": value.start, "end": value.end,
+                "surface": value.surface, "magnitude": value.magnitude, "low": value.low, "high": value.high,
+                "unit": value.unit, "dimensionality": value.dimensionality, "kind": value.kind,
+                "counted_noun": value.counted_noun, "measured": value.measured, "bound": value.bound,
+                "role": value.role,
+            }
+            value_rows.append(tuple(value_row[name] for name in value_names))
+
+
+def _first_heading(doc: ParsedDocument) -> str | None:
+    for unit in doc.units:
+        if unit.block_type == "heading":
+            return doc.text[unit.start:unit.end].lstrip("#").strip() or None
+    return None
