@@ -74,7 +74,7 @@ def ingest(paths: Annotated[list[str], typer.Argument(help="files or folders to 
            db: DbOption = None,
            prefix: Annotated[str, typer.Option(help="prepended to every source key")] = "",
            jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes for parsing")] = 1,
-           max_file_mb: Annotated[float, typer.Option(help="refuse files larger than this")] = 100.0,
+           max_file_mb: Annotated[float, typer.Option(help="refuse files larger than this (MB = 10^6 bytes)")] = 100.0,
            quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar or summary")] = False,
            as_json: JsonOption = False) -> None:
     """Ingest files and folders: immutable revisions, evidence units, heading status, typed values, lineage."""
@@ -112,6 +112,8 @@ def ingest(paths: Annotated[list[str], typer.Argument(help="files or folders to 
         out.print(f"skipped (unsupported extension): {skipped}")
     for link in report.dangling:
         out.print(f"dangling link: {link['from_key']} {link['relation']} {link['to_key']} (not ingested)")
+    for warning in report.warnings:  # skipped special files, visibility disagreements, supersession cycles
+        err.print(f"warning: {warning}", markup=False)
 
 
 @app.command()
@@ -125,7 +127,7 @@ def sources(db: DbOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         _print_json(rows)
         return
-    table = Table("key", "kind", "status", "visibility", "rev", "units", "values", "title")
+    table = Table("key", "kind", "status", "visibility", "revisions", "units", "values", "title")
     for r in rows:
         table.add_row(r["key"], r["kind"], r["status"], r["visibility"], str(r["revisions"]), str(r["units"]),
                       str(r["values"]), r["title"] or "")

@@ -190,9 +190,16 @@ def conflicts_command(db: DbOption = None, as_json: JsonOption = False, audience
                       same_source: Annotated[bool, typer.Option(help="also pair units of one source")] = False) -> None:
     """List pairs of current units that contradict each other on the same subject."""
     from graphcite.graph import conflicts
+    from graphcite.graph.fetch import restricted_set
+    from graphcite.ingest.lineage import supersession_cycles
 
     with _open(db) as store:
         pairs = conflicts(store, audience=audience, same_source=same_source)
+        hidden = set(restricted_set(store).keys) if audience == "public" else set()
+        cycles = [c for c in supersession_cycles(store) if not set(c) & hidden]
+    for cycle in cycles:  # a cycle supersedes nobody; say so wherever conflicts are audited
+        err.print(f"warning: supersession cycle {' -> '.join([*cycle, cycle[0]])}: neither side is superseded",
+                  markup=False)
     if as_json:
         _print_json(pairs)
         return

@@ -106,3 +106,18 @@ def test_bad_input_exits_2(app: typer.Typer, runner: CliRunner, db: str, args: l
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_audit_conflicts_warns_about_supersession_cycles(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from graphcite.cli import app
+
+    (tmp_path / "a.md").write_text("---\nsupersedes: b.md\n---\n# A\n\nThe fee is 5 euros.\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("---\nsupersedes: a.md\n---\n# B\n\nThe fee is 7 euros.\n", encoding="utf-8")
+    db = str(tmp_path / "c.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(tmp_path / "a.md"), str(tmp_path / "b.md"), "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["audit", "conflicts", "--db", db])
+    assert result.exit_code == 0
+    assert "supersession cycle" in result.output and "neither side is superseded" in result.output
