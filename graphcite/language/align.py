@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from graphcite.language import lexicon
 from graphcite.language.domain import active
@@ -132,10 +133,15 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
     ev_squashed = ev_lower.replace(" ", "").replace("-", "")
     ev_lemmas = frozenset(w.lemma for w in ev_words) | frozenset(w.lower for w in ev_words)
     ev_content = tuple(dict.fromkeys(w.lemma for w in ev_words if w.lemma not in STOPWORDS))
+    # two-word terms of the evidence ("carbon dioxide"), for claim words the lexicon knows as one unit
+    ev_pairs = tuple(dict.fromkeys(f"{a.lower} {b.lower}" for a, b in pairwise(ev_words)
+                                   if a.lemma not in STOPWORDS and b.lemma not in STOPWORDS
+                                   and evidence[a.end:b.start] == " "))
     ev_names = [" ".join(w.lower for w in run) for run in _names(ev_words, evidence)]
     light = word_list("light_verbs")
     claim_lemmas = frozenset(w.lemma for w in claim_words)  # an opposite the claim itself uses is no opposite
     particles = word_list("particles")
+    negations = word_list("negation")  # polarity rules compare negation; it is not a slot to find
     weak = word_list("weak_words") | word_list("month_names")
     slots: list[Slot] = []
     in_names: set[int] = set()
@@ -148,7 +154,7 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
             slots.append(Slot(phrase, "name", "found", head, "same", _WEIGHT_NAME))
             continue
         status, by, relation = "missing", None, None
-        for other in ev_content:
+        for other in (*ev_content, *ev_pairs):
             rel = _relation(head, other) or _relation(phrase, other)
             if rel in accepted:
                 status, by, relation = "paraphrase", other, rel
@@ -165,7 +171,8 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
         slots.append(Slot(phrase, "name", status, by, relation, _WEIGHT_NAME))
     seen: set[str] = set()
     for word in claim_words:
-        if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak:
+        if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak \
+                or word.lower in negations:
             continue
         if len(word.lemma) < 2 or word.lemma in seen:
             continue
@@ -174,6 +181,10 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
         status, by, relation = _match_word(word.lemma, ev_content, ev_lemmas, accepted)
         if status == "missing" and word.lower != word.lemma:
             status, by, relation = _match_word(word.lower, ev_content, ev_lemmas, accepted)
+        if status == "missing" and ev_pairs:
+            status, by, relation = _match_word(word.lemma, ev_pairs, frozenset(), accepted)
+            if status != "paraphrase":
+                status, by, relation = "missing", None, None
         at = claim_words.index(word)
         if status == "missing" and at + 1 < len(claim_words) and claim_words[at + 1].lower in particles:
             phrase = f"{word.lemma} {claim_words[at + 1].lower}"  # a phrasal verb: "set up" / "established"
