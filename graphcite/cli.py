@@ -582,6 +582,15 @@ def _register_serve_command() -> None:
 _register_serve_command()
 
 
+def _register_reviewers_command() -> None:
+    from graphcite.cli_reviewers import register
+
+    register(app)
+
+
+_register_reviewers_command()
+
+
 def main() -> None:
     """Console-script entry point."""
     app(prog_name="graphcite")

@@ -60,8 +60,11 @@ def annotate(store: Store, claim_id: str, *, citation: int, label: str, rational
                             fix="citations are numbered from 0 in input order")
     revision = cit["revision"] or store.scalar("SELECT current_revision FROM source WHERE key = ?", [cit["source_key"]])
     now = utcnow()
+    previous = store.scalar("SELECT count(*) FROM annotation WHERE claim_id = ? AND citation_index = ?",
+                            [claim_id, citation])  # judgements are appended: two in one second stay two
     record = {
-        "annotation_id": hashlib.sha256(f"{claim_id}:{citation}:{reviewer}:{label}:{now}".encode()).hexdigest()[:16],
+        "annotation_id": hashlib.sha256(f"{claim_id}:{citation}:{reviewer}:{label}:{now}:{previous}".encode()
+                                        ).hexdigest()[:16],
         "claim_id": claim_id, "citation_index": citation, "label": label, "rationale": rationale.strip(),
         "reviewer": reviewer.strip(), "created_at": now, "source_revision": revision,
         "claim_revision": row["answer_rev"], "adjudication": adjudication,

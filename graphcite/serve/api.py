@@ -15,6 +15,10 @@ GET  /v1/annotations        :func:`graphcite.evaluate.annotations`              
 
 Judges that reach the network or read a model directory are the operator's choice (``--config``),
 never a client's: ``?judge=`` accepts only ``heuristic`` or the server's own judge.
+
+Reads need nothing. ``POST /v1/annotations`` needs ``Authorization: Bearer TOKEN`` (a token from
+``graphcite reviewers add NAME``; 401 with E808 otherwise) and records the judgement under that
+reviewer's name.
 """
 
 from __future__ import annotations
@@ -31,7 +35,16 @@ from graphcite.errors import NotFoundError, make_error
 from graphcite.models import RELATIONS
 from graphcite.serve.errors import HTTPFailure
 from graphcite.serve.gate import UNSUPPORTED_MODES, GateStream, status_label
-from graphcite.serve.http import JSONResponse, audience_of, choice, flag, number, read_text, service_of
+from graphcite.serve.http import (
+    JSONResponse,
+    audience_of,
+    bearer_reviewer,
+    choice,
+    flag,
+    number,
+    read_text,
+    service_of,
+)
 from graphcite.serve.openapi import openapi_document
 from graphcite.serve.views import (
     answers_with_faithfulness,
@@ -173,13 +186,21 @@ async def answers(request: Request) -> Response:
 # ----------------------------------------------------------------------------------------------
 
 
-def annotation_fields(data: Any, where: str = "body") -> dict[str, Any]:
-    """The checked arguments of :func:`graphcite.evaluate.annotate` from a JSON object or a form."""
+def annotation_fields(data: Any, reviewer: str, where: str = "body") -> dict[str, Any]:
+    """The checked arguments of :func:`graphcite.evaluate.annotate` from a JSON object or a form.
+
+    ``reviewer`` is the signed-in reviewer (from the token or the session), never a value the client
+    chooses: a ``reviewer`` field naming someone else is refused (E201).
+    """
     if not isinstance(data, dict):
-        raise make_error("E201", where=where, detail="expected a JSON object with claim_id, citation, label, "
-                         "rationale and reviewer")
-    fields: dict[str, Any] = {}
-    for name in ("claim_id", "label", "rationale", "reviewer"):
+        raise make_error("E201", where=where, detail="expected a JSON object with claim_id, citation, label "
+                         "and rationale")
+    claimed = data.get("reviewer")
+    if claimed is not None and claimed != reviewer:
+        raise make_error("E201", where=f"{where}.reviewer", detail="reviewer is taken from your token; leave it out",
+                         fix=f"you are signed in as {reviewer!r}")
+    fields: dict[str, Any] = {"reviewer": reviewer}
+    for name in ("claim_id", "label", "rationale"):
         value = data.get(name)
         if not isinstance(value, str) or not value.strip():
             raise make_error("E201", where=f"{where}.{name}", detail=f"{name} must be a non-empty string")
@@ -206,10 +227,17 @@ def annotation_fields(data: Any, where: str = "body") -> dict[str, Any]:
 
 def record_annotation(store: Store, fields: dict[str, Any], audience: str) -> dict[str, Any]:
     """Append one judgement (:func:`graphcite.evaluate.annotate`); ids scrubbed for the public audience."""
+    import duckdb
+
     from graphcite.evaluate import annotate
 
-    row = annotate(store, fields["claim_id"], citation=fields["citation"], label=fields["label"],
-                   rationale=fields["rationale"], reviewer=fields["reviewer"], adjudication=fields["adjudication"])
+    try:
+        row = annotate(store, fields["claim_id"], citation=fields["citation"], label=fields["label"],
+                       rationale=fields["rationale"], reviewer=fields["reviewer"],
+                       adjudication=fields["adjudication"])
+    except duckdb.ConstraintException:  # the annotation id is made of claim, citation, reviewer, label, second
+        raise make_error("E101", where="citation", detail=f"{fields['reviewer']} recorded this label for this "
+                         "citation less than a second ago", fix="it is already recorded; reload the page") from None
     row = {**row, "created_at": str(row["created_at"])}
     if audience == "public":
         from graphcite.graph.fetch import restricted_set
@@ -220,14 +248,15 @@ def record_annotation(store: Store, fields: dict[str, Any], audience: str) -> di
 
 
 async def post_annotation(request: Request) -> Response:
-    """Record one reviewer's judgement of one citation (appended; disagreements stay visible)."""
+    """Record the token holder's judgement of one citation (appended; disagreements stay visible)."""
     service = service_of(request)
     audience = audience_of(request)
+    reviewer = await bearer_reviewer(request)
     _require_media(request, _JSON_MEDIA)
     if not _media(request):
         raise HTTPFailure("E803", "send the annotation as application/json", where="Content-Type")
     data = parse_json(await read_text(request), where="body")
-    fields = annotation_fields(data)
+    fields = annotation_fields(data, reviewer)
     row = await service.write(record_annotation, fields, audience)
     return JSONResponse(row, status_code=201)
 

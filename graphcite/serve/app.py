@@ -54,7 +54,8 @@ def _respond(request: Request, exc: BaseException) -> Response:
             return review.render_error(request, status, body["error"])
         except Exception:  # the error page itself failed: plain JSON instead
             log.exception("cannot render the error page")
-    return JSONResponse(body, status_code=status)
+    headers = {"www-authenticate": 'Bearer realm="graphcite"'} if status == 401 else None
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def _handle(request: Request, exc: Exception) -> Response:

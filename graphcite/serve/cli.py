@@ -93,7 +93,8 @@ def serve_command(
         url = f"http://{shown_host}:{bound[1]}"
         if host not in LOOPBACK and not host.startswith("127."):
             err.print(f"warning: {host} is reachable from other machines, and anyone who reaches it can store "
-                      "answers and record judgements (there are no reviewer tokens yet)", markup=False)
+                      "answers (recording judgements needs a reviewer token: `graphcite reviewers add`)",
+                      markup=False)
 
         def ready() -> None:
             err.print(f"graphcite serve: listening on {url} (audience {audience}, store {store.path}); "

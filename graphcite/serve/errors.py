@@ -34,6 +34,8 @@ SERVICE_CODES: dict[str, tuple[int, str, str]] = {  # code -> (status, cause, fi
     "E806": (404, "no such path", "see /openapi.json for the paths"),
     "E807": (400, "the Host header names a host this server does not answer to",
              "connect to the address the server printed when it started"),
+    "E808": (401, "writing needs a signed-in reviewer: no valid token or session came with the request",
+             "send Authorization: Bearer TOKEN (from `graphcite reviewers add NAME`), or sign in at /review/sign-in"),
     "E009": (500, "a bug in graphcite: the request could not be completed", "report it with the server log"),
 }
 

@@ -6,7 +6,9 @@ Pure ASGI, so it sees every request before routing and every response start:
   127.0.0.1 must not be reachable from a web page through DNS rebinding;
 * a declared ``Content-Length`` over the limit is refused at once (413, E203) without reading the
   body; a chunked body is counted as it is read and refused the moment it passes the limit;
-* every response carries ``X-Content-Type-Options``, ``Referrer-Policy``, ``X-Frame-Options`` and a
+* every response carries ``X-Content-Type-Options``, ``Referrer-Policy`` (``same-origin``: nothing leaves
+  for other sites, and a browser still sends its real ``Origin`` with a form, which ``no-referrer``
+  would turn into ``null``), ``X-Frame-Options`` and a
   Content-Security-Policy (``default-src 'none'`` unless the route set a page policy of its own);
 * any exception that escapes the app becomes a JSON error when the response has not started (never
   a traceback; the traceback goes to the ``graphcite.serve`` log), and the server keeps serving.
@@ -33,7 +35,7 @@ log = logging.getLogger("graphcite.serve")
 API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
             "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
-_HEADERS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+_HEADERS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
             (b"x-frame-options", b"DENY"), (b"cross-origin-resource-policy", b"same-origin"))
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 

@@ -17,10 +17,15 @@ from starlette.responses import Response
 
 from graphcite.errors import make_error
 from graphcite.serve.errors import HTTPFailure
+from graphcite.serve.reviewers import read_session, reviewer_for_token
 from graphcite.serve.service import Service
 from graphcite.verify.check import check_audience
 
-__all__ = ["JSONResponse", "audience_of", "choice", "flag", "number", "read_body", "read_text", "service_of"]
+__all__ = ["SESSION_COOKIE", "JSONResponse", "audience_of", "bearer_reviewer", "choice", "flag", "number", "read_body",
+           "read_text", "service_of", "session_reviewer"]
+
+#: the review app's session cookie: a signed reviewer name and expiry (HttpOnly, SameSite=Strict)
+SESSION_COOKIE = "graphcite_session"
 
 
 class JSONResponse(Response):
@@ -117,3 +122,21 @@ async def read_text(request: Request) -> str:
     if not text.strip():
         raise make_error("E208", where="body")
     return text
+
+
+async def bearer_reviewer(request: Request) -> str:
+    """The reviewer whose token came as ``Authorization: Bearer TOKEN``; E808 (401) without a valid one."""
+    scheme, _, token = (request.headers.get("authorization") or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HTTPFailure("E808", "writing needs a reviewer token: send Authorization: Bearer TOKEN",
+                          where="Authorization")
+    name = await service_of(request).read(reviewer_for_token, token.strip())
+    if name is None:
+        raise HTTPFailure("E808", "the reviewer token is not valid (it is shown once, by `graphcite reviewers add`)",
+                          where="Authorization")
+    return name
+
+
+def session_reviewer(request: Request) -> str | None:
+    """The signed-in reviewer of the review app (from the session cookie), or None."""
+    return read_session(service_of(request).session_key, request.cookies.get(SESSION_COOKIE))

@@ -112,8 +112,8 @@ def _document() -> str:
             "/v1/answers": {"get": {"summary": "Stored answers with their faithfulness", "parameters": [AUDIENCE],
                                     "responses": {"200": _json("answers", array), **ERRORS}}},
             "/v1/annotations": {
-                "post": {"summary": "Record one reviewer's judgement of one citation (graphcite annotate)",
-                         "parameters": [AUDIENCE],
+                "post": {"summary": "Record the token holder's judgement of one citation (graphcite annotate)",
+                         "security": [{"reviewerToken": []}], "parameters": [AUDIENCE],
                          "requestBody": {"required": True, "content": {"application/json": {
                              "schema": {"$ref": "#/components/schemas/AnnotationIn"}}}},
                          "responses": {"201": _json("the stored judgement", {"type": "object"}), **ERRORS}},
@@ -126,7 +126,10 @@ def _document() -> str:
             "/healthz": {"get": {"summary": "Ready when this answers",
                                  "responses": {"200": _json("status", {"type": "object"})}}},
         },
-        "components": {"schemas": {
+        "components": {"securitySchemes": {"reviewerToken": {
+            "type": "http", "scheme": "bearer",
+            "description": "a reviewer token from `graphcite reviewers add NAME`; without it a write is 401 (E808)"}},
+                       "schemas": {
             "CheckReport": _report_schema(),
             "Error": {"type": "object", "required": ["error"], "properties": {"error": {
                 "type": "object", "required": ["code", "message"],
@@ -140,11 +143,13 @@ def _document() -> str:
                 "status": {"type": "string"}, "label": {"type": "string"}, "removed": {"type": "boolean"},
                 "error": {"type": "string"}, "code": {"type": "string"}, "done": {"type": "boolean"},
                 "declined": {"type": "boolean"}, "reason": {"type": ["string", "null"]}}},
-            "AnnotationIn": {"type": "object", "required": ["claim_id", "citation", "label", "rationale", "reviewer"],
+            "AnnotationIn": {"type": "object", "required": ["claim_id", "citation", "label", "rationale"],
                              "properties": {"claim_id": {"type": "string"},
                                             "citation": {"type": "integer", "minimum": 0},
                                             "label": {"enum": list(RELATIONS)}, "rationale": {"type": "string"},
-                                            "reviewer": {"type": "string"}, "adjudication": {"type": "boolean"}}},
+                                            "reviewer": {"type": "string", "description": "optional; must be "
+                                                         "the token's reviewer"},
+                                            "adjudication": {"type": "boolean"}}},
         }},
     }
     return json.dumps(doc, ensure_ascii=False)

@@ -6,6 +6,11 @@ Pages carry a Content-Security-Policy that allows scripts and styles from this s
 inline, so the one small script (``static/review.js``) is an enhancement: every page works with the
 keyboard and without JavaScript. The annotation form is a plain POST protected by a per-process
 token (CSRF) and an Origin check; it answers with a redirect back to the judged citation.
+
+Reading needs nothing; judging needs a signed-in reviewer. ``/review/sign-in`` takes the token of
+``graphcite reviewers add`` once and answers with a session cookie (HttpOnly, SameSite=Strict, signed
+with the process's key; see :mod:`graphcite.serve.reviewers`); the judgement is recorded under that
+reviewer's name, never under a name typed into the form.
 """
 
 from __future__ import annotations
@@ -28,7 +33,16 @@ from graphcite.models import RELATIONS, STATUS_DISPLAY, UNVERIFIED_DISPLAY
 from graphcite.serve.api import annotation_fields, record_annotation
 from graphcite.serve.errors import HTTPFailure
 from graphcite.serve.guard import PAGE_CSP
-from graphcite.serve.http import audience_of, flag, read_text, service_of
+from graphcite.serve.http import (
+    SESSION_COOKIE,
+    JSONResponse,
+    audience_of,
+    flag,
+    read_text,
+    service_of,
+    session_reviewer,
+)
+from graphcite.serve.reviewers import SESSION_SECONDS, reviewer_for_token, sign_session
 from graphcite.serve.svg import chain_svg
 from graphcite.serve.views import answer_view, answers_with_faithfulness, public_annotations
 
@@ -99,7 +113,8 @@ def csrf_token(request: Request) -> str:
 def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
     service = service_of(request)
     html = _ENV.get_template(template).render(audience=context.pop("audience", service.settings.audience),
-                                              csrf=csrf_token(request), **context)
+                                              csrf=csrf_token(request), reviewer=session_reviewer(request),
+                                              here=_local_path(request.url.path), **context)
     return HTMLResponse(html, status_code=status, headers={"content-security-policy": PAGE_CSP,
                                                            "cache-control": "no-store"})
 
@@ -173,18 +188,67 @@ def _same_origin(request: Request) -> bool:
     return origin.split("://", 1)[-1] == host
 
 
-async def post_annotation_form(request: Request) -> Response:
-    """The annotation form: check the token and origin, record the judgement, go back to the citation."""
-    service = service_of(request)
-    audience = audience_of(request)
+def _local_path(path: str | None) -> str:
+    """``path`` when it is a page of this app, else the answers page (no open redirects)."""
+    if path and path.startswith("/review/") and "//" not in path and "\\" not in path and len(path) < 2_000:
+        return path
+    return "/review/answers"
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """A posted form, after its media type, CSRF token and Origin are checked (E803, E805)."""
     media = (request.headers.get("content-type") or "").split(";", 1)[0].strip().lower()
     if media != "application/x-www-form-urlencoded":
         raise HTTPFailure("E803", "post the form as application/x-www-form-urlencoded", where="Content-Type")
     form = {k: v[-1] for k, v in parse_qs(await read_text(request), keep_blank_values=True).items()}
     if not hmac.compare_digest(form.get("csrf", ""), csrf_token(request)) or not _same_origin(request):
         raise HTTPFailure("E805", "the form's token does not match this server; reload the page", where="csrf")
-    fields = annotation_fields(form, where="form")
+    return form
+
+
+async def sign_in_page(request: Request) -> Response:
+    """The sign-in form: one field for the reviewer token."""
+    return _page(request, "sign_in.html", title="Sign in", next=_local_path(request.query_params.get("next")),
+                 failed=False)
+
+
+async def sign_in(request: Request) -> Response:
+    """Check the token once; a session cookie carries the reviewer from then on (back to ``next``)."""
+    form = await _form(request)
+    target = _local_path(form.get("next"))
+    token = form.get("token", "").strip()
+    name = await service_of(request).read(reviewer_for_token, token) if token else None
+    if name is None:
+        return _page(request, "sign_in.html", 401, title="Sign in", next=target, failed=True)
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(SESSION_COOKIE, sign_session(service_of(request).session_key, name), max_age=SESSION_SECONDS,
+                        path="/", httponly=True, samesite="strict", secure=request.url.scheme == "https")
+    return response
+
+
+async def sign_out(request: Request) -> Response:
+    """Forget the session cookie and go back to the page the reviewer was on."""
+    form = await _form(request)
+    response = RedirectResponse(_local_path(form.get("next")), status_code=303)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
+    return response
+
+
+async def post_annotation_form(request: Request) -> Response:
+    """The annotation form: check the token, origin and session, record the judgement, go back to the citation.
+
+    A script asking for JSON (``Accept: application/json``) gets the stored row instead of the redirect.
+    """
+    service = service_of(request)
+    audience = audience_of(request)
+    form = await _form(request)
+    reviewer = session_reviewer(request)
+    if reviewer is None:
+        raise HTTPFailure("E808", "sign in at /review/sign-in to record judgements", where="session")
+    fields = annotation_fields(form, reviewer, where="form")
     row = await service.write(record_annotation, fields, audience)
+    if "application/json" in (request.headers.get("accept") or ""):
+        return JSONResponse(row, status_code=201)
     back = form.get("answer_rev") or row.get("claim_revision") or ""
     anchor = f"cit-{fields['claim_id']}-{fields['citation']}"
     return RedirectResponse(f"/review/answers/{quote(back, safe='')}?recorded={quote(row['annotation_id'])}#{anchor}",
@@ -201,5 +265,8 @@ def routes() -> list[Route | Mount]:
         Route("/review/claims/{claim_id}/chain.svg", claim_svg, methods=["GET"]),
         Route("/review/annotations", annotations_page, methods=["GET"]),
         Route("/review/annotations", post_annotation_form, methods=["POST"]),
+        Route("/review/sign-in", sign_in_page, methods=["GET"]),
+        Route("/review/sign-in", sign_in, methods=["POST"]),
+        Route("/review/sign-out", sign_out, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
+import secrets
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ import anyio
 import anyio.to_thread
 
 from graphcite.claims.formats import AnswerLimits
+from graphcite.serve.reviewers import ensure_reviewer_table
 from graphcite.store import Store, open_store
 from graphcite.verify.check import AUDIENCES
 from graphcite.verify.config import VerifierConfig
@@ -81,6 +83,10 @@ class Service:
         self.settings = settings
         self._owns_store = store is None or close_store
         self.store = store if store is not None else open_store(settings.db)
+        if not self.store.read_only:
+            ensure_reviewer_table(self.store)
+        #: signs the review app's session cookies; made anew by each process, so a restart signs everyone out
+        self.session_key = secrets.token_bytes(32)
         self.write_lock = threading.Lock()
         self._pool_lock = threading.Lock()
         self._free: list[Store] = []

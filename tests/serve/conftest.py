@@ -15,6 +15,7 @@ from serve_support import (
     HOSTILE_ANSWER,
     HOSTILE_DOC,
     LiveServer,
+    bearer,
     copy_db,
     load_answer_json,
     start_server,
@@ -22,6 +23,16 @@ from serve_support import (
 )
 
 from graphcite.store import Store
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Debian's chromium (or another Chromium on PATH); the browser tests skip without one."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip("chromium is not installed (apt-get install chromium, or run .ci/browser-deps.sh)")
 
 
 @pytest.fixture(scope="session")
@@ -54,11 +65,21 @@ def client(serve_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         yield test_client
 
 
+@pytest.fixture(scope="module")
+def tokens(client: Any) -> dict[str, dict[str, str]]:
+    """Reviewers ana, ben and cy of the in-process app: name -> Authorization header (real tokens)."""
+    from graphcite.serve.reviewers import add_reviewer
+
+    with client.app.app.state.service.writer() as store:  # the Guard wraps the Starlette app
+        return {name: bearer(add_reviewer(store, name)[1]) for name in ("ana", "ben", "cy")}
+
+
 @pytest.fixture(scope="session")
 def live(serve_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """``graphcite serve`` on 127.0.0.1 and a free port, on its own copy of the store (1 MB body limit)."""
     db = copy_db(serve_db, tmp_path_factory.mktemp("serve-live"), "live.duckdb")
-    server = start_server(db, "--max-body-mb", "1", "--max-stream-mb", "2", "--timeout", "30")
+    server = start_server(db, "--max-body-mb", "1", "--max-stream-mb", "2", "--timeout", "30",
+                          reviewers=("dana", "eli", "kim", "lee", *(f"r{i}" for i in range(6))))
     yield server
     code = stop_server(server)
     assert code in (0, -signal.SIGTERM), server.log()[-3000:]  # uvicorn re-raises SIGTERM after shutting down

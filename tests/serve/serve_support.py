@@ -43,6 +43,19 @@ def copy_db(serve_db: Path, folder: Path, name: str = "copy.duckdb") -> Path:
     return target
 
 
+def add_reviewers(db: Path, *names: str) -> dict[str, str]:
+    """Reviewers added through the library (as `graphcite reviewers add` does); name -> token."""
+    from graphcite.serve.reviewers import add_reviewer
+    from graphcite.store import Store
+
+    with Store(db) as store:
+        return {name: add_reviewer(store, name)[1] for name in names}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
 def serve_command() -> list[str]:
     """``graphcite serve`` when the main CLI has it, else the same command run as ``python -m graphcite.serve``."""
     from graphcite.cli import app
@@ -60,6 +73,7 @@ class LiveServer:
     process: subprocess.Popen[str]
     url: str = ""
     stderr: list[str] = field(default_factory=list)
+    tokens: dict[str, str] = field(default_factory=dict)  # reviewer name -> token, added before it started
 
     @property
     def host(self) -> str:
@@ -73,12 +87,16 @@ class LiveServer:
         return "".join(self.stderr)
 
 
-def start_server(db: Path, *extra: str, timeout: float = 90) -> LiveServer:
-    """Start ``graphcite serve --port 0`` and wait for its ready line and for /healthz to answer."""
+def start_server(db: Path, *extra: str, timeout: float = 90, reviewers: tuple[str, ...] = ()) -> LiveServer:
+    """Start ``graphcite serve --port 0`` and wait for its ready line and for /healthz to answer.
+
+    ``reviewers`` are added to the store first; their tokens are in ``server.tokens``.
+    """
+    tokens = add_reviewers(db, *reviewers) if reviewers else {}
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen([*serve_command(), "--db", str(db), "--host", "127.0.0.1", "--port", "0", *extra],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    server = LiveServer(process)
+    server = LiveServer(process, tokens=tokens)
     ready = threading.Event()
 
     def pump() -> None:

@@ -87,12 +87,14 @@ def test_check_refuses_bad_bodies_with_catalogue_codes(client: Any, body: bytes,
     assert client.get("/healthz").status_code == 200  # and keeps serving
 
 
-def test_wrong_media_method_and_path(client: Any) -> None:
+def test_wrong_media_method_and_path(client: Any, tokens: dict[str, dict[str, str]]) -> None:
     error_of(client.post("/v1/check", content=b"x=1", headers={"content-type": "application/x-www-form-urlencoded"}),
              415, "E803")
     error_of(client.delete("/v1/check"), 405, "E802")
     error_of(client.get("/v2/nothing"), 404, "E806")
-    error_of(client.post("/v1/annotations", content=b"{}", headers={"content-type": "text/plain"}), 415, "E803")
+    error_of(client.post("/v1/annotations", content=b"{}", headers={"content-type": "text/plain", **tokens["ana"]}),
+             415, "E803")
+    error_of(client.post("/v1/annotations", content=b"{}", headers={"content-type": "text/plain"}), 401, "E808")
 
 
 def test_body_over_the_limit_is_413_declared_or_streamed(client: Any) -> None:
@@ -265,46 +267,87 @@ def test_time_limit_gives_504(serve_db: Path, tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------------------------
 
 
-def test_annotations_append_and_show_contested(client: Any, traps: dict[str, Any]) -> None:
+def test_annotations_append_and_show_contested(client: Any, traps: dict[str, Any],
+                                               tokens: dict[str, dict[str, str]]) -> None:
     claim_id = traps["claims"][1]["claim_id"]
     first = client.post("/v1/annotations", json={"claim_id": claim_id, "citation": 0, "label": "contradicts",
-                                                 "rationale": "the decision forbids it", "reviewer": "ana"})
+                                                 "rationale": "the decision forbids it"}, headers=tokens["ana"])
     assert first.status_code == 201, first.text
     assert first.json()["claim_revision"] == traps["answer_rev"]
     agreed = [a for a in client.get("/v1/annotations").json() if a["claim_id"] == claim_id]
     assert agreed and not agreed[0]["contested"]
     assert claim_id not in {a["claim_id"] for a in client.get("/v1/annotations?contested=true").json()}
     second = client.post("/v1/annotations", json={"claim_id": claim_id, "citation": 0, "label": "mentions",
-                                                  "rationale": "it only names retries", "reviewer": "ben"})
+                                                  "rationale": "it only names retries", "reviewer": "ben"},
+                         headers=tokens["ben"])  # naming yourself is allowed
     assert second.status_code == 201
     contested = [a for a in client.get("/v1/annotations?contested=true").json() if a["claim_id"] == claim_id]
     assert contested and contested[0]["labels"] == ["contradicts", "mentions"]
     assert sorted(j["reviewer"] for j in contested[0]["judgements"]) == ["ana", "ben"]  # same second: any order
     third = client.post("/v1/annotations", json={"claim_id": claim_id, "citation": 0, "label": "contradicts",
-                                                 "rationale": "adjudicated", "reviewer": "cy", "adjudication": True})
+                                                 "rationale": "adjudicated", "adjudication": True},
+                        headers=tokens["cy"])
     assert third.status_code == 201
     assert claim_id not in {a["claim_id"] for a in client.get("/v1/annotations?contested=1").json()}
 
 
 @pytest.mark.parametrize(("body", "code", "status"), [
-    ({"claim_id": "nope", "citation": 0, "label": "supports", "rationale": "r", "reviewer": "x"}, "E504", 404),
-    ({"claim_id": "c", "citation": 0, "label": "great", "rationale": "r", "reviewer": "x"}, "E105", 400),
-    ({"claim_id": "c", "citation": -1, "label": "supports", "rationale": "r", "reviewer": "x"}, "E201", 400),
-    ({"claim_id": "c", "citation": 0, "label": "supports", "rationale": " ", "reviewer": "x"}, "E201", 400),
+    ({"claim_id": "nope", "citation": 0, "label": "supports", "rationale": "r"}, "E504", 404),
+    ({"claim_id": "c", "citation": 0, "label": "great", "rationale": "r"}, "E105", 400),
+    ({"claim_id": "c", "citation": -1, "label": "supports", "rationale": "r"}, "E201", 400),
+    ({"claim_id": "c", "citation": 0, "label": "supports", "rationale": " "}, "E201", 400),
+    ({"claim_id": "c", "citation": 0, "label": "supports", "rationale": "r", "reviewer": "ben"}, "E201", 400),
     ([1, 2], "E201", 400),
 ])
-def test_annotation_refusals(client: Any, body: Any, code: str, status: int) -> None:
-    response = client.post("/v1/annotations", json=body)
+def test_annotation_refusals(client: Any, tokens: dict[str, dict[str, str]], body: Any, code: str,
+                             status: int) -> None:
+    response = client.post("/v1/annotations", json=body, headers=tokens["ana"])
     if code == "E504":  # annotate raises NotFoundError without a catalogue code of its own
         assert response.status_code == 404 and response.json()["error"]["code"].startswith("E5")
     else:
         error_of(response, status, code)
 
 
-def test_annotation_on_a_missing_citation(client: Any, traps: dict[str, Any]) -> None:
+def test_annotation_on_a_missing_citation(client: Any, traps: dict[str, Any],
+                                          tokens: dict[str, dict[str, str]]) -> None:
     response = client.post("/v1/annotations", json={"claim_id": traps["claims"][0]["claim_id"], "citation": 99,
-                                                    "label": "supports", "rationale": "r", "reviewer": "x"})
+                                                    "label": "supports", "rationale": "r"}, headers=tokens["ana"])
     assert response.status_code == 404 and "citation" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("authorization", [None, "Bearer", "Basic YW5hOnB3", "Bearer not-a-token",
+                                           "Bearer gc1.YW5h.wrong-secret", "Bearer gc1.bm9ib2R5.wrong-secret",
+                                           "Bearer gc1.%%%.x"])
+def test_annotations_need_a_valid_token(client: Any, traps: dict[str, Any], tokens: dict[str, dict[str, str]],
+                                        authorization: str | None) -> None:
+    claim_id = traps["claims"][0]["claim_id"]
+    body = {"claim_id": claim_id, "citation": 0, "label": "supports", "rationale": "no token"}
+    before = len(client.get("/v1/annotations").json())
+    response = client.post("/v1/annotations", json=body,
+                           headers={"authorization": authorization} if authorization else {})
+    error = error_of(response, 401, "E808")
+    assert response.headers["www-authenticate"].startswith("Bearer") and error["fix"]
+    assert len(client.get("/v1/annotations").json()) == before  # nothing was written
+    # another reviewer's name with a valid token's secret is refused too
+    secret = tokens["ana"]["authorization"].rsplit(".", 1)[1]
+    forged = "Bearer gc1.YmVu." + secret  # "ben" with ana's secret
+    error_of(client.post("/v1/annotations", json=body, headers={"authorization": forged}), 401, "E808")
+
+
+def test_the_same_judgement_twice_in_a_second_is_never_a_500(client: Any, traps: dict[str, Any],
+                                                             tokens: dict[str, dict[str, str]]) -> None:
+    body = {"claim_id": traps["claims"][6]["claim_id"], "citation": 0, "label": "mentions", "rationale": "twice"}
+    responses = [client.post("/v1/annotations", json=body, headers=tokens["ben"]) for _ in range(3)]
+    assert responses[0].status_code == 201
+    for response in responses[1:]:  # the annotation id has one-second resolution
+        assert response.status_code == 201 or error_of(response, 400, "E101")
+
+
+def test_reviewer_is_the_token_holder(client: Any, traps: dict[str, Any], tokens: dict[str, dict[str, str]]) -> None:
+    claim_id = traps["claims"][5]["claim_id"]
+    posted = client.post("/v1/annotations", json={"claim_id": claim_id, "citation": 0, "label": "supports",
+                                                   "rationale": "checked by hand"}, headers=tokens["cy"])
+    assert posted.status_code == 201 and posted.json()["reviewer"] == "cy"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -330,6 +373,13 @@ def test_security_headers_on_every_response(client: Any) -> None:
         assert response.headers["x-content-type-options"] == "nosniff"
         assert "default-src 'none'" in response.headers["content-security-policy"]
         assert "unsafe-inline" not in response.headers["content-security-policy"]
+
+
+def test_openapi_says_writes_need_a_token(client: Any) -> None:
+    doc = client.get("/openapi.json").json()
+    assert doc["paths"]["/v1/annotations"]["post"]["security"] == [{"reviewerToken": []}]
+    assert doc["components"]["securitySchemes"]["reviewerToken"]["scheme"] == "bearer"
+    assert "reviewer" not in doc["components"]["schemas"]["AnnotationIn"]["required"]
 
 
 def test_hostile_answer_round_trips_as_data(client: Any) -> None:

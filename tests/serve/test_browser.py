@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -17,15 +16,6 @@ import pytest
 from serve_support import ROOT, LiveServer
 
 AXE = ROOT / "tests" / "export" / "node" / "node_modules" / "axe-core" / "axe.min.js"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip("chromium is not installed (apt-get install chromium, or run .ci/browser-deps.sh)")
 
 
 def run_chromium(binary: str, url: str, tmp_path: Path, *extra: str) -> str:
@@ -88,7 +78,7 @@ axe.run(document).then(function (r) {
 </script>"""
     axe = AXE.read_text(encoding="utf-8").replace("</script", "<\\/script")
     pages = ["/review/answers", f"/review/answers/{traps['answer_rev']}",
-             f"/review/claims/{traps['claims'][3]['claim_id']}", "/review/annotations"]
+             f"/review/claims/{traps['claims'][3]['claim_id']}", "/review/annotations", "/review/sign-in"]
     for number, path in enumerate(pages):
         page = httpx.get(f"{live.url}{path}", timeout=30).text
         # a copy without the CSP header (axe is injected inline), resolving /static against the server

@@ -63,9 +63,9 @@ def test_any_stream_to_gate(client: Any, lines: list[bytes]) -> None:
 @given(data=JSON | st.fixed_dictionaries({}, optional={
     "claim_id": st.text(max_size=20) | JSON, "citation": st.integers() | JSON, "label": st.text(max_size=15),
     "rationale": st.text(max_size=20), "reviewer": st.text(max_size=10), "adjudication": JSON}))
-def test_any_json_to_annotations(client: Any, data: Any) -> None:
+def test_any_json_to_annotations(client: Any, tokens: dict[str, dict[str, str]], data: Any) -> None:
     assert_clean(client.post("/v1/annotations", content=json.dumps(data).encode(),
-                             headers={"content-type": "application/json"}))
+                             headers={"content-type": "application/json", **tokens["ana"]}))
 
 
 @FUZZ

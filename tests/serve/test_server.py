@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import lxml.html
 import pytest
-from serve_support import LiveServer, copy_db, load_answer_json, start_server, stop_server
+from serve_support import LiveServer, bearer, copy_db, load_answer_json, start_server, stop_server
 
 
 def raw_request(server: LiveServer, data: bytes, *, read: bool = True, timeout: float = 20) -> bytes:
@@ -130,16 +130,51 @@ def test_size_limit_and_bad_requests_never_stop_the_server(live: LiveServer) -> 
     assert response.status_code < 500 and "Traceback" not in response.text
 
 
+def sign_in(client: httpx.Client, token: str, next_path: str) -> httpx.Response:
+    """Sign in through the form, as a browser does: the page's CSRF token, then the token."""
+    page = client.get(f"/review/sign-in?next={next_path}")
+    form = lxml.html.fromstring(page.text).xpath('//form[@action="/review/sign-in"]')[0]
+    fields = {i.get("name"): i.get("value") for i in form.xpath(".//input[@type='hidden']")}
+    return client.post("/review/sign-in", data={**fields, "token": token})
+
+
+def test_sign_in_sets_a_strict_http_only_session(live: LiveServer, live_checked: dict[str, Any]) -> None:
+    answer_path = f"/review/answers/{live_checked['traps']['answer_rev']}"
+    with httpx.Client(base_url=live.url, timeout=30) as client:
+        anonymous = lxml.html.fromstring(client.get(answer_path).text)
+        assert not anonymous.xpath('//form[@class="annotate"]')  # readable, but no judging without signing in
+        assert anonymous.xpath(f'//a[@href="/review/sign-in?next={answer_path}"]')
+        refused = sign_in(client, "gc1.ZGFuYQ.not-the-token", answer_path)
+        assert refused.status_code == 401 and "E808" in refused.text and "graphcite_session" not in client.cookies
+        evil = sign_in(client, live.tokens["kim"], "//evil.example/x")
+        assert evil.status_code == 303 and evil.headers["location"] == "/review/answers"  # no open redirect
+        cookie = evil.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie and live.tokens["kim"].lower() not in cookie
+        signed = lxml.html.fromstring(client.get(answer_path).text)
+        assert "Signed in as kim" in signed.text_content() and signed.xpath('//form[@class="annotate"]')
+        assert not signed.xpath('//form[@class="annotate"]//input[@name="reviewer"]')
+        sign_out = signed.xpath('//form[@action="/review/sign-out"]')[0]
+        out = client.post("/review/sign-out", data={i.get("name"): i.get("value") for i in sign_out.xpath(".//input")})
+        assert out.status_code == 303 and out.headers["location"] == answer_path
+        assert not lxml.html.fromstring(client.get(answer_path).text).xpath('//form[@class="annotate"]')
+    forged = httpx.get(f"{live.url}{answer_path}", cookies={"graphcite_session": "ZGFuYQ.9999999999.forged"})
+    assert "Signed in as" not in forged.text
+
+
 def test_review_form_records_judgements_and_shows_contested(live: LiveServer, live_checked: dict[str, Any]) -> None:
     traps = live_checked["traps"]
     claim = traps["claims"][2]
-    with httpx.Client(base_url=live.url, timeout=30) as client:
-        page = client.get(f"/review/answers/{traps['answer_rev']}")
+    answer_path = f"/review/answers/{traps['answer_rev']}"
+    with httpx.Client(base_url=live.url, timeout=30) as client, httpx.Client(base_url=live.url, timeout=30) as eli:
+        assert sign_in(client, live.tokens["dana"], answer_path).headers["location"] == answer_path
+        page = client.get(answer_path)
         assert page.status_code == 200 and "script-src 'self'" in page.headers["content-security-policy"]
         form = lxml.html.fromstring(page.text).xpath(
             f'//form[.//input[@name="claim_id"][@value="{claim["claim_id"]}"] and .//input[@name="citation"][@value="0"]]')[0]
         fields = {i.get("name"): i.get("value") for i in form.xpath(".//input[@type='hidden']")}
-        fields.update(label="contradicts", rationale="nine minutes, not eleven", reviewer="dana")
+        fields.update(label="contradicts", rationale="nine minutes, not eleven")
+        unsigned = httpx.post(f"{live.url}/review/annotations", data=fields)
+        assert unsigned.status_code == 401 and unsigned.json()["error"]["code"] == "E808"
         posted = client.post("/review/annotations", data=fields)
         assert posted.status_code == 303
         anchor = f"cit-{claim['claim_id']}-0"
@@ -148,8 +183,12 @@ def test_review_form_records_judgements_and_shows_contested(live: LiveServer, li
         block = lxml.html.fromstring(again.text).get_element_by_id(anchor).getparent()
         assert "dana says contradicts" in block.text_content() and "Agreed" in block.text_content()
         assert "Your judgement was recorded" in again.text
-        client.post("/review/annotations", data={**fields, "label": "supports", "reviewer": "eli",
-                                                 "rationale": "reads it as a match"})
+        sign_in(eli, live.tokens["eli"], answer_path)
+        as_json = eli.post("/review/annotations", data={**fields, "label": "supports", "rationale": "reads it as a match"},
+                           headers={"accept": "application/json"})  # what review.js sends
+        assert as_json.status_code == 201 and as_json.json()["reviewer"] == "eli"
+        spoofed = eli.post("/review/annotations", data={**fields, "reviewer": "dana"})
+        assert spoofed.status_code == 400 and spoofed.json()["error"]["code"] == "E201"
         contested = client.get("/review/annotations?contested=true")
         row = [tr for tr in lxml.html.fromstring(contested.text).xpath("//tbody/tr") if claim["claim_id"] in
                tr.text_content()]
@@ -180,12 +219,13 @@ def test_review_pages_escape_hostile_documents(live: LiveServer, live_checked: d
 
 def test_annotations_persist_across_a_restart(serve_db: Path, tmp_path: Path) -> None:
     db = copy_db(serve_db, tmp_path)
-    server = start_server(db)
+    server = start_server(db, reviewers=("fay",))
     try:
         report = httpx.post(f"{server.url}/v1/check", json=load_answer_json("clean.json"), timeout=60).json()
         claim_id = report["claims"][0]["claim_id"]
         posted = httpx.post(f"{server.url}/v1/annotations", json={
-            "claim_id": claim_id, "citation": 0, "label": "supports", "rationale": "verbatim", "reviewer": "fay"})
+            "claim_id": claim_id, "citation": 0, "label": "supports", "rationale": "verbatim"},
+            headers=bearer(server.tokens["fay"]))
         assert posted.status_code == 201
     finally:
         assert stop_server(server) in (0, -signal.SIGTERM)
@@ -212,7 +252,8 @@ def test_concurrent_reads_writes_and_streams(live: LiveServer, live_checked: dic
                 calls.append(client.post("/v1/gate", content=lines, headers={"content-type": "application/x-ndjson"}))
                 calls.append(client.get("/v1/answers"))
                 calls.append(client.post("/v1/annotations", json={
-                    "claim_id": claim_id, "citation": 0, "label": "supports", "rationale": f"r{i}", "reviewer": f"r{i}"}))
+                    "claim_id": claim_id, "citation": 0, "label": "supports", "rationale": f"r{i}"},
+                    headers=bearer(live.tokens[f"r{i}"])))
             return list(await asyncio.gather(*calls))
 
     responses = asyncio.run(main())

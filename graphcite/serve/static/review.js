@@ -1,8 +1,9 @@
 // graphcite review: small progressive enhancements. Every page works without this file.
 // 1. A citation link opens its evidence, moves focus there and remembers the way back; Escape (or the
 //    "Back to claim" link) returns focus to the citation link that opened it, keeping the claim in view.
-// 2. The annotation form posts JSON to /v1/annotations and shows the recorded judgement in place;
-//    without JavaScript it posts the form and the server redirects back to the citation.
+// 2. The annotation form (shown to a signed-in reviewer) is posted in the background, with the same CSRF
+//    token and session cookie, and the recorded judgement is shown in place; without JavaScript the
+//    form is posted as usual and the server redirects back to the citation.
 (function () {
   "use strict";
   var lastCite = null;
@@ -43,15 +44,11 @@
     var form = event.target;
     if (!form.classList || !form.classList.contains("annotate") || !window.fetch) { return; }
     event.preventDefault();
-    var data = new FormData(form);
-    var body = {
-      claim_id: data.get("claim_id"), citation: parseInt(data.get("citation"), 10), label: data.get("label"),
-      rationale: data.get("rationale"), reviewer: data.get("reviewer"), adjudication: data.get("adjudication") === "true"
-    };
+    var body = new URLSearchParams(new FormData(form));
     var button = form.querySelector("button");
     button.disabled = true;
-    fetch("/v1/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
-                              body: JSON.stringify(body), credentials: "same-origin"})
+    fetch(form.getAttribute("action"), {method: "POST", headers: {"Accept": "application/json"},
+                                        body: body, credentials: "same-origin"})
       .then(function (response) { return response.json().then(function (json) { return [response.ok, json]; }); })
       .then(function (result) {
         button.disabled = false;
