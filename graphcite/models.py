@@ -27,6 +27,7 @@ __all__ = [
     "STATUS_DISPLAY",
     "STATUS_ORDER",
     "UNVERIFIED_DISPLAY",
+    "Acceptance",
     "Annotation",
     "AnswerRecord",
     "AtomicClaim",
@@ -47,6 +48,7 @@ __all__ = [
     "ParsedUnit",
     "PartVerdictOut",
     "Relation",
+    "Reviewer",
     "Source",
     "SourceLink",
     "SourceRevision",
@@ -538,3 +540,43 @@ def _plain(value: Any) -> Any:
 
 _OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots",
                             "rank_score", "located_spans", "supported_elsewhere"})
+
+
+class Reviewer(SQLModel, table=True):
+    """A person who may record judgements through ``graphcite serve``; only a hash of their token is kept.
+
+    ``token_hash`` is scrypt of the token with the per-token ``salt`` (both hex), so a copy of the store
+    does not let anyone sign in (see :mod:`graphcite.serve.reviewers`).
+    """
+
+    __tablename__ = "reviewer"
+    name: str = Field(primary_key=True)
+    token_hash: str
+    salt: str
+    created_at: dt.datetime
+
+
+class Acceptance(SQLModel, table=True):
+    """A reviewer's acceptance of one claim for one use (task and destination), never a global verdict.
+
+    Append-only. It pins what was accepted: the answer revision, the claim's text hash, the exact
+    evidence set (unit ids and source revisions) and the verification record it relied on, and when
+    it lapses: an expiry date, or ``while_current`` (lapsed once a cited revision is no longer current).
+    """
+
+    __tablename__ = "acceptance"
+    acceptance_id: str = Field(primary_key=True)
+    claim_id: str = Field(index=True)
+    answer_rev: str
+    claim_revision: str = Field(description="16 hex sha256 of the claim text as accepted")
+    task: str
+    destination: str
+    evidence_json: str = Field(default="[]", description="JSON list of {unit_id, revision_id, source_key}")
+    evidence_revisions_json: str = Field(default="[]", description="JSON list of the source revisions relied on")
+    verification_record: str = Field(description="record_id of the verification record relied on")
+    verification_status: str
+    expires: dt.date | None = None
+    while_current: bool = False
+    reviewer: str | None = None
+    note: str | None = None
+    accepted_at: dt.datetime
