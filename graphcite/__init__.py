@@ -28,6 +28,7 @@ __all__ = [
     "StoreLockedError",
     "__version__",
     "add_answer",
+    "answerable",
     "check_answer",
     "decompose",
     "extract_values",
@@ -45,6 +46,7 @@ _LAZY = {
     "load_answer": ("graphcite.claims.formats", "load_answer"),
     "decompose": ("graphcite.claims.decompose", "decompose"),
     "add_answer": ("graphcite.claims.answers", "add_answer"),
+    "answerable": ("graphcite.lifecycle", "answerable"),
     "check_answer": ("graphcite.verify.check", "check_answer"),
     "verify_answer": ("graphcite.verify.check", "verify_answer"),
 }

@@ -591,6 +591,15 @@ def _register_reviewers_command() -> None:
 _register_reviewers_command()
 
 
+def _register_lifecycle_commands() -> None:
+    from graphcite.cli_lifecycle import register
+
+    register(app)
+
+
+_register_lifecycle_commands()
+
+
 def main() -> None:
     """Console-script entry point."""
     app(prog_name="graphcite")

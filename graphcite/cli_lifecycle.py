@@ -1,0 +1,184 @@
+"""CLI commands for a verified claim's later life: ``stale``, ``recheck --stale``, ``accept``, ``acceptances``,
+``answerable``.
+
+Thin wrappers, sqlite-utils style: each opens the store, calls the library function of the same name in
+:mod:`graphcite.lifecycle` and formats the result (rich tables for people, ``--json`` for machines).
+``graphcite.cli`` calls :func:`register` to add them to the main app.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from graphcite.cli_common import (
+    AudienceOption,
+    DbOption,
+    JsonOption,
+    check_input_file,
+    err,
+    handles_errors,
+    open_cli_store,
+    out,
+    print_json,
+)
+from graphcite.errors import make_error
+
+__all__ = ["register"]
+
+ClaimArgument = Annotated[str, typer.Argument(help="a claim id (from `graphcite check --json`)")]
+
+
+def _render_stale(claims: list[dict[str, Any]]) -> None:
+    if not claims:
+        out.print("no stale claims: every latest verification and acceptance rests on current revisions",
+                  markup=False)
+        return
+    out.print(f"{len(claims)} stale claim(s)", markup=False)
+    for claim in claims:
+        relied = ", ".join(f"{r['kind']} {r['id']} ({r['at']})" for r in claim["relied"])
+        out.print(Text(f"\n{claim['claim_id']}: {claim['text']}\n  relied on {relied}"))
+        for change in claim["changes"]:
+            out.print(Text(f"  {change['source']} @ {change['old_revision']}: {change['reason']}"))
+            changed = []
+            for unit in change["units"]:
+                verbatim = "yes" if unit["span_verbatim"] else "no"
+                state = unit.get("note") or "cited revision kept"
+                out.print(Text(f"    unit {unit['unit_id']}: {state}; cited span verbatim in the current revision: "
+                               f"{verbatim}"))
+                if unit.get("new_text") is not None and unit["new_text"] != unit["old_text"]:
+                    changed.append(unit)
+            if changed:
+                table = Table(f"old ({change['old_revision']})", f"new ({change['new_revision']})")
+                for unit in changed:
+                    table.add_row(Text(unit["old_text"]), Text(unit["new_text"]))
+                out.print(table)
+            elif any(u.get("new_text") is None and change["revised"] for u in change["units"]):
+                for unit in change["units"]:
+                    out.print(Text(f"    old text: {unit['old_text']}"))
+
+
+def stale_command(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """List claims whose latest verification or acceptance relied on a revision that is no longer current."""
+    from graphcite.lifecycle import stale
+
+    with open_cli_store(db, read_only=True) as store:
+        claims = stale(store)
+    if as_json:
+        print_json(claims)
+        return
+    _render_stale(claims)
+
+
+def recheck_command(stale_only: Annotated[bool, typer.Option("--stale", help="re-verify the stale claims")] = False,
+                    audience: AudienceOption = "internal", db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Re-verify stale claims and append new verification records (the old records stay)."""
+    from graphcite.lifecycle import recheck_stale
+    from graphcite.verify.check import check_audience
+
+    if not stale_only:
+        raise make_error("E106", where="recheck", detail="nothing selected to recheck",
+                         fix="pass --stale (re-verify every stale claim)")
+    check_audience(audience)
+    with open_cli_store(db) as store:
+        results = recheck_stale(store, audience=audience)
+    if as_json:
+        print_json(results)
+        return
+    if not results:
+        out.print("no stale claims to recheck", markup=False)
+        return
+    table = Table("claim", "before", "now", "new record")
+    for row in results:
+        table.add_row(row["claim_id"], str(row["old_status"]), row["status"], row["record_id"])
+    out.print(table)
+    out.print(f"appended {len(results)} verification record(s); earlier records kept", markup=False)
+
+
+def accept_command(claim: ClaimArgument,
+                   task: Annotated[str, typer.Option("--task", help="the task this acceptance is for")],
+                   destination: Annotated[str, typer.Option("--destination", help="where the claim will be used")],
+                   expires: Annotated[str | None, typer.Option("--expires", help="last date, YYYY-MM-DD")] = None,
+                   while_current: Annotated[bool, typer.Option(
+                       "--while-current", help="lapse once a cited source revision is no longer current")] = False,
+                   reviewer: Annotated[str | None, typer.Option("--reviewer", help="who accepts it")] = None,
+                   note: Annotated[str | None, typer.Option("--note", help="why")] = None,
+                   db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Accept a claim for one task and destination (scoped, never global); appends an acceptance record."""
+    from graphcite.lifecycle import accept, parse_expiry
+
+    parse_expiry(expires)  # refused before the store is opened
+    with open_cli_store(db) as store:
+        record = accept(store, claim, task=task, destination=destination, expires=expires,
+                        while_current=while_current, reviewer=reviewer, note=note)
+    if as_json:
+        print_json(record)
+        return
+    out.print(Text(f"accepted {record['claim_id']} ({record['acceptance_id']}): {record['scope']}; relies on "
+                   f"verification {record['verification_record']} ({record['verification_status']}) and "
+                   f"{len(record['evidence'])} evidence unit(s)"))
+
+
+def acceptances_command(claim: ClaimArgument,
+                        task: Annotated[str | None, typer.Option("--task", help="only this task's")] = None,
+                        db: DbOption = None, as_json: JsonOption = False) -> None:
+    """List a claim's acceptances with their scope, each active or lapsed."""
+    from graphcite.lifecycle import acceptances
+
+    with open_cli_store(db, read_only=True) as store:
+        rows = acceptances(store, claim, task=task)
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        scope = f" for task {task!r}" if task else ""
+        out.print(f"{claim} has no acceptance{scope}: it is not accepted for any use{scope}", markup=False)
+        return
+    for row in rows:
+        state = "active" if row["state"] == "active" else f"LAPSED ({'; '.join(row['lapsed_because'])})"
+        evidence = ", ".join(f"{e['unit_id']}@{e['revision_id']}" for e in row["evidence"]) or "none"
+        out.print(Text(f"{row['acceptance_id']}  {row['scope']}: {state}\n    accepted {row['accepted_at']}"
+                       + (f" by {row['reviewer']}" if row.get("reviewer") else "")
+                       + f"; relied on verification {row['verification_record']} ({row['verification_status']});"
+                       f" evidence {evidence}"))
+
+
+def answerable_command(plan: Annotated[str, typer.Argument(help="PLAN.json: the needs of the planned answer")],
+                       audience: Annotated[str | None, typer.Option(
+                           "--audience", help="public hides restricted sources (default: the plan's, else internal)")]
+                       = None,
+                       db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Report which needs of a planned answer have current, visible evidence, before anything is written."""
+    from graphcite.lifecycle import answerable, load_plan
+
+    check_input_file(plan, "PLAN")
+    load_plan(plan)  # a bad plan is refused before the store is opened
+    with open_cli_store(db, read_only=True) as store:
+        result = answerable(store, plan, audience=audience)
+    if as_json:
+        print_json(result)
+        return
+    table = Table("need", "query", "state", "evidence")
+    for need in result["needs"]:
+        if need["units"]:
+            evidence = "; ".join(f"{u['source']} [{u['start']}:{u['end']}]" for u in need["units"])
+        else:
+            evidence = ", ".join(f"{why}: {v['count']}" for why, v in need["unavailable"].items()) or need["note"]
+        table.add_row(Text(need["id"]), Text(need["query"]), need["state"], Text(evidence or "-"))
+    out.print(table)
+    verdict = "answerable" if result["answerable"] else "NOT answerable: decline or narrow the answer"
+    out.print(f"{verdict} ({result['audience']} audience)", markup=False)
+    if not result["answerable"]:
+        err.print("warning: some needs lack current, visible evidence", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``stale``, ``recheck``, ``accept``, ``acceptances`` and ``answerable`` to ``app``."""
+    app.command("stale")(handles_errors(stale_command))
+    app.command("recheck")(handles_errors(recheck_command))
+    app.command("accept")(handles_errors(accept_command))
+    app.command("acceptances")(handles_errors(acceptances_command))
+    app.command("answerable")(handles_errors(answerable_command))

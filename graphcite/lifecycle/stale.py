@@ -1,0 +1,280 @@
+"""Staleness: which claims rest on a source revision that is no longer the one to read, and recheck.
+
+A claim is stale when its latest verification record (or a scoped acceptance of it) relied on a source
+revision that has since been replaced by a newer revision, superseded by another source, or restricted.
+Finding them is one set-based query over the append-only ``verification`` table (:data:`STALE_SQL`);
+explaining what changed (old and new unit text, whether the cited span survives verbatim) is done
+afterwards for the stale claims only. Rechecking appends new records; the old ones stay.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from graphcite.store import Store, utcnow
+from graphcite.verify.config import VerifierConfig
+
+__all__ = ["STALE_SQL", "find_stale", "recheck_stale", "stale", "stale_sql"]
+
+#: a new unit counts as "the same unit, changed" when its text is at least this similar to the old one
+MATCH_RATIO = 0.5
+
+_RELIED = """
+    SELECT claim_id, '{kind}' AS relied, {id} AS relied_id, {at} AS relied_at, row_order,
+           unnest(from_json(evidence_revisions_json, '["VARCHAR"]')) AS revision_id
+    FROM {table}"""
+
+
+# the latest unexpired acceptance per claim, task and destination (a re-acceptance replaces the old one)
+_LATEST_ACCEPTANCES = """(
+        SELECT *, rowid AS row_order FROM acceptance WHERE expires IS NULL OR expires > current_date
+        QUALIFY row_number() OVER (PARTITION BY claim_id, task, destination ORDER BY accepted_at DESC, rowid DESC) = 1)"""
+
+
+def stale_sql(with_acceptances: bool) -> str:
+    """The staleness query; acceptances join in once the store has an ``acceptance`` table.
+
+    Candidates first: the few source revisions that are no longer the current one, belong to a source
+    now restricted, or to a source some other source supersedes. Every record's evidence revisions are
+    joined against them (a hash join on a small table), and only then is each hit kept if it is its
+    claim's latest verification record (NOT EXISTS a later one, ties broken by insertion order).
+    Acceptances count per scope: the latest unexpired acceptance of each claim, task and destination.
+    """
+    relied = _RELIED.format(kind="verification", id="record_id", at="verified_at",
+                             table="(SELECT *, rowid AS row_order FROM verification)")
+    if with_acceptances:
+        relied += "\n    UNION ALL" + _RELIED.format(kind="acceptance", id="acceptance_id", at="accepted_at",
+                                                    table=_LATEST_ACCEPTANCES)
+    return f"""
+WITH candidate AS (
+    SELECT sr.revision_id, sr.source_key, s.current_revision AS new_revision,
+           s.current_revision <> sr.revision_id AS revised,
+           (s.visibility = 'restricted' AND sr.visibility <> 'restricted') AS restricted,
+           sup.last_at AS superseded_last_at
+    FROM source_revision sr JOIN source s ON s.key = sr.source_key
+    LEFT JOIN (SELECT l.to_key, max(r.ingested_at) AS last_at FROM source_link l
+               JOIN source_revision r ON r.revision_id = l.declared_in
+               WHERE l.relation = 'supersedes' GROUP BY l.to_key) sup ON sup.to_key = sr.source_key
+    WHERE s.current_revision <> sr.revision_id OR s.visibility = 'restricted' OR sup.last_at IS NOT NULL
+), relied AS ({relied}
+), hit AS (
+    SELECT v.*, c.source_key, c.new_revision, c.revised, c.restricted,
+           coalesce(c.superseded_last_at > v.relied_at, false) AS superseded
+    FROM relied v JOIN candidate c ON c.revision_id = v.revision_id
+    WHERE c.revised OR c.restricted OR c.superseded_last_at > v.relied_at
+)
+SELECT h.claim_id, h.relied, h.relied_id, h.relied_at, h.revision_id AS old_revision, h.source_key,
+       h.new_revision, h.revised, h.restricted, h.superseded
+FROM hit h
+WHERE h.relied = 'acceptance' OR NOT EXISTS (
+    SELECT 1 FROM verification w WHERE w.claim_id = h.claim_id
+      AND (w.verified_at > h.relied_at OR (w.verified_at = h.relied_at AND w.rowid > h.row_order)))
+ORDER BY h.claim_id, h.relied, h.source_key
+"""
+
+
+STALE_SQL = stale_sql(False)
+
+
+def _has_acceptances(store: Store) -> bool:
+    return bool(store.scalar("SELECT count(*) FROM information_schema.tables "
+                             "WHERE table_schema = 'main' AND table_name = 'acceptance'"))
+
+
+def find_stale(store: Store) -> list[dict[str, Any]]:
+    """One row per (stale claim, what it relied on, old revision): the set-based query, nothing more."""
+    return store.rows(stale_sql(_has_acceptances(store)))
+
+
+def stale(store: Store) -> list[dict[str, Any]]:
+    """Every stale claim with what changed in each revision it relied on, claim by claim.
+
+    Each entry: ``claim_id``, ``answer_rev``, ``text``, ``relied`` (verification and/or acceptance
+    ids) and ``changes``: per old revision, the reason (a newer revision, superseded by X on DATE,
+    restricted) and per cited unit its old and new text side by side or "the unit no longer exists",
+    and whether the cited span still exists verbatim in the current revision.
+    """
+    rows = find_stale(store)
+    if not rows:
+        return []
+    claim_ids = sorted({r["claim_id"] for r in rows})
+    where, params = store.in_list("claim_id", claim_ids)
+    claims = {r["claim_id"]: r for r in store.rows(
+        f"SELECT claim_id, answer_rev, text FROM claim WHERE {where}", params)}
+    cited = _cited_units(store, rows)
+    texts = _revision_texts(store, {r["new_revision"] for r in rows})
+    superseders = _superseders(store, {r["source_key"] for r in rows if r["superseded"]})
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        later = [s for s in superseders.get(row["source_key"], []) if s["ingested_at"] > row["relied_at"]]
+        row = {**row, "superseded_by": later[0]["by_key"] if later else None,
+               "superseded_on": later[0]["on_date"] if later else None}
+        claim = claims.get(row["claim_id"], {})
+        entry = out.setdefault(row["claim_id"], {
+            "claim_id": row["claim_id"], "answer_rev": claim.get("answer_rev"), "text": claim.get("text"),
+            "relied": [], "changes": []})
+        relied = {"kind": row["relied"], "id": row["relied_id"], "at": str(row["relied_at"])}
+        if relied not in entry["relied"]:
+            entry["relied"].append(relied)
+        if any(c["old_revision"] == row["old_revision"] for c in entry["changes"]):
+            continue
+        entry["changes"].append(_change(store, row, cited.get((row["claim_id"], row["old_revision"]), []), texts))
+    return list(out.values())
+
+
+def _superseders(store: Store, keys: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """Source key -> the sources that supersede it, earliest declaration first, with the date."""
+    if not keys:
+        return {}
+    where, params = store.in_list("l.to_key", keys)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in store.rows(f"""
+            SELECT l.to_key, l.from_key AS by_key, r.ingested_at,
+                   CAST(coalesce(r.effective, CAST(r.ingested_at AS DATE)) AS VARCHAR) AS on_date
+            FROM source_link l JOIN source_revision r ON r.revision_id = l.declared_in
+            WHERE l.relation = 'supersedes' AND {where} ORDER BY r.ingested_at, l.from_key""", params):
+        out.setdefault(row.pop("to_key"), []).append(row)
+    return out
+
+
+def _reason(row: dict[str, Any]) -> str:
+    reasons = []
+    if row["superseded_by"]:
+        reasons.append(f"superseded by {row['superseded_by']} on {row['superseded_on']}")
+    if row["revised"]:
+        reasons.append(f"{row['source_key']} has a newer revision ({row['new_revision']})")
+    if row["restricted"]:
+        reasons.append(f"{row['source_key']} is now restricted")
+    return "; ".join(reasons)
+
+
+def _change(store: Store, row: dict[str, Any], units: list[dict[str, Any]],
+            texts: dict[str, str]) -> dict[str, Any]:
+    new_text = texts.get(row["new_revision"], "")
+    new_units = _units_of(store, row["new_revision"]) if row["revised"] else []
+    shown = []
+    for unit in units:
+        span = unit["span"]
+        entry: dict[str, Any] = {"unit_id": unit["unit_id"], "old_text": unit["text"], "span": span,
+                                 "span_verbatim": bool(span) and span in new_text}
+        if row["revised"]:
+            match = _best_match(unit["text"], new_units)
+            if match is None:
+                entry.update(new_text=None, new_unit_id=None, note="the unit no longer exists")
+            else:
+                same = match["text"] == unit["text"]
+                entry.update(new_text=match["text"], new_unit_id=match["unit_id"],
+                             note="unit text unchanged" if same else "unit text changed")
+        shown.append(entry)
+    return {"source": row["source_key"], "old_revision": row["old_revision"], "new_revision": row["new_revision"],
+            "reason": _reason(row), "revised": bool(row["revised"]), "restricted": bool(row["restricted"]),
+            "superseded_by": row["superseded_by"],
+            "superseded_on": None if row["superseded_on"] is None else str(row["superseded_on"]),
+            "units": shown}
+
+
+def _best_match(old: str, candidates: list[dict[str, Any]]) -> dict[str, Any] | None:
+    best, best_ratio = None, MATCH_RATIO
+    for unit in candidates:
+        if unit["text"] == old:
+            return unit
+        ratio = difflib.SequenceMatcher(None, old, unit["text"], autojunk=False).ratio()
+        if ratio >= best_ratio:
+            best, best_ratio = unit, ratio
+    return best
+
+
+def _units_of(store: Store, revision_id: str) -> list[dict[str, Any]]:
+    return store.rows("SELECT unit_id, text FROM evidence_unit WHERE revision_id = ? ORDER BY ordinal",
+                      [revision_id])
+
+
+def _revision_texts(store: Store, revisions: Iterable[str]) -> dict[str, str]:
+    where, params = store.in_list("revision_id", revisions)
+    return {r["revision_id"]: r["text"] for r in store.rows(
+        f"SELECT revision_id, text FROM source_revision WHERE {where}", params)}
+
+
+def _cited_units(store: Store, rows: list[dict[str, Any]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """(claim, old revision) -> the units its latest record cited in that revision, with the cited span."""
+    record_ids = {r["relied_id"] for r in rows if r["relied"] == "verification"}
+    where, params = store.in_list("record_id", record_ids)
+    wanted: dict[tuple[str, str], dict[str, str]] = {}
+    for record in store.rows(f"SELECT claim_id, result_json FROM verification WHERE {where}", params):
+        for cit in json.loads(record["result_json"]).get("citations", []):
+            spans = cit.get("located_spans") or [cit]
+            for spot in spans:
+                if spot.get("unit_id") and (spot.get("revision") or cit.get("revision")):
+                    key = (record["claim_id"], spot.get("revision") or cit["revision"])
+                    wanted.setdefault(key, {})[spot["unit_id"]] = spot.get("quote") or ""
+    acceptance_ids = {r["relied_id"] for r in rows if r["relied"] == "acceptance"}
+    if acceptance_ids:
+        where, params = store.in_list("acceptance_id", acceptance_ids)
+        for acc in store.rows(f"SELECT claim_id, evidence_json FROM acceptance WHERE {where}", params):
+            for item in json.loads(acc["evidence_json"]):
+                wanted.setdefault((acc["claim_id"], item["revision_id"]), {}).setdefault(item["unit_id"], "")
+    unit_ids = {u for units in wanted.values() for u in units}
+    where, params = store.in_list("u.unit_id", unit_ids)
+    units = {u["unit_id"]: u for u in store.rows(
+        f"SELECT u.unit_id, u.revision_id, u.text FROM evidence_unit u WHERE {where}", params)}
+    out: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for key, quotes in wanted.items():
+        for unit_id, quote in sorted(quotes.items()):
+            unit = units.get(unit_id)
+            if unit is None or unit["revision_id"] != key[1]:
+                continue
+            out.setdefault(key, []).append({"unit_id": unit_id, "text": unit["text"], "span": quote or unit["text"]})
+    return out
+
+
+def recheck_stale(store: Store, *, config: VerifierConfig | None = None,
+                  audience: str = "internal") -> list[dict[str, Any]]:
+    """Verify every stale claim again and append one new record each; earlier records stay untouched.
+
+    Claims are re-verified answer by answer with :func:`graphcite.verify.check.check_answer` (nothing
+    recorded by it), then a record is appended for the stale claims only, in one transaction.
+    Returns ``{claim_id, answer_rev, old_status, status, supported, record_id}`` per claim.
+    """
+    from graphcite.verify.check import check_answer
+
+    config = config or VerifierConfig()
+    rows = find_stale(store)
+    by_answer: dict[str, set[str]] = {}
+    if not rows:
+        return []
+    where, params = store.in_list("claim_id", {r["claim_id"] for r in rows})
+    # an acceptance may name an atomic part; its verification record is its input claim's
+    for claim in store.rows(f"SELECT coalesce(parent_id, claim_id) AS verified_id, answer_rev FROM claim "
+                            f"WHERE {where}", params):
+        by_answer.setdefault(claim["answer_rev"], set()).add(claim["verified_id"])
+    results: list[dict[str, Any]] = []
+    with store.transaction():
+        now = utcnow()
+        config_json = json.dumps(config.as_dict(), sort_keys=True, default=str)
+        records = []
+        for answer_rev in sorted(by_answer):
+            report = check_answer(store, answer_rev, config=config, audience=audience, record=False)
+            for claim in report["claims"]:
+                if claim["claim_id"] not in by_answer[answer_rev]:
+                    continue
+                old = store.row("SELECT status FROM verification WHERE claim_id = ? "
+                                "ORDER BY verified_at DESC, rowid DESC LIMIT 1", [claim["claim_id"]])
+                revisions = sorted({c["revision"] for c in claim["citations"] if c.get("revision")})
+                seen = int(store.scalar("SELECT count(*) FROM verification WHERE claim_id = ?", [claim["claim_id"]]))
+                record_id = hashlib.sha256(f"{claim['claim_id']}:{seen}:{now.isoformat()}:{config.hash}".encode()
+                                           ).hexdigest()[:16]
+                records.append({
+                    "record_id": record_id, "claim_id": claim["claim_id"], "answer_rev": answer_rev,
+                    "config_hash": config.hash, "config_json": config_json,
+                    "evidence_revisions_json": json.dumps(revisions), "verified_at": now,
+                    "status": claim["status"], "supported": bool(claim["supported"]),
+                    "result_json": json.dumps(claim, sort_keys=True, ensure_ascii=False, default=str)})
+                results.append({"claim_id": claim["claim_id"], "answer_rev": answer_rev,
+                                "old_status": old["status"] if old else None, "status": str(claim["status"]),
+                                "supported": bool(claim["supported"]), "record_id": record_id})
+        store.bulk_insert("verification", records)
+    return results
