@@ -14,7 +14,7 @@ from importlib.resources import files
 import spacy
 from spacy.language import Language
 
-from graphcite.errors import GraphciteError
+from graphcite.errors import make_error
 
 __all__ = ["get_nlp", "lemma", "lemma_lookup", "tokenize_lemmas"]
 
@@ -26,11 +26,8 @@ def get_nlp(model: str | None = None) -> Language:
         try:
             return spacy.load(model)
         except OSError as exc:
-            raise GraphciteError(
-                f"spaCy pipeline {model!r} is not installed",
-                where="--spacy-model",
-                fix="install it with pip or omit --spacy-model to use the blank English pipeline",
-            ) from exc
+            raise make_error("E402", model=model, where="--spacy-model",
+                             fix="install it with pip or omit --spacy-model to use the blank English pipeline") from exc
     nlp = spacy.blank("en")
     nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
     nlp.initialize()
