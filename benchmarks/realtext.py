@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from benchmarks.common import ROOT
-
-import os
 
 DATA_FILE = ROOT.parent / "shared" / "data" / "climate-fever" / "climate-fever.jsonl"
 SICK_FILE = Path(os.environ.get("GRAPHCITE_SICK", ROOT / ".cache" / "sick" / "SICK.txt"))

@@ -29,6 +29,7 @@ from graphcite.cli_common import (
     MaxClaimsOption,
     ModelOption,
     OneLineErrors,
+    SourceMapOption,
     TextOption,
     answer_input,
     answer_limits,
@@ -175,7 +176,7 @@ def show(unit_id: Annotated[str, typer.Argument(help="evidence unit id (chunk_id
 @app.command()
 @handles_errors
 def claims(answer: AnswerArgument = None, text: TextOption = None,
-           db: DbOption = None, fmt: FormatOption = None, documents: DocumentsOption = None,
+           db: DbOption = None, fmt: FormatOption = None, documents: DocumentsOption = None, source_map: SourceMapOption = None,
            spacy_model: ModelOption = None, max_claims: MaxClaimsOption = 10_000,
            max_answer_mb: MaxAnswerMbOption = 20.0, max_claim_chars: MaxClaimCharsOption = 10_000,
            as_json: JsonOption = False) -> None:
@@ -183,7 +184,7 @@ def claims(answer: AnswerArgument = None, text: TextOption = None,
     from graphcite.claims import atomic_to_dict, parts_for
 
     limits = answer_limits(max_claims, max_answer_mb, max_claim_chars)
-    loaded = answer_input(answer, text, fmt=fmt, documents=documents, limits=limits)
+    loaded = answer_input(answer, text, fmt=fmt, documents=documents, limits=limits, source_map=source_map)
     if isinstance(loaded, str):
         loaded = stored_answer(db, loaded)[1]
     parts = parts_for(loaded, model=spacy_model)
@@ -204,7 +205,7 @@ def claims(answer: AnswerArgument = None, text: TextOption = None,
 @app.command("add-answer")
 @handles_errors
 def add_answer(file: AnswerArgument = None, text: TextOption = None, db: DbOption = None,
-               fmt: FormatOption = None, documents: DocumentsOption = None,
+               fmt: FormatOption = None, documents: DocumentsOption = None, source_map: SourceMapOption = None,
                corrects: Annotated[str | None, typer.Option(help="answer revision this corrects")] = None,
                rationale: Annotated[str | None, typer.Option(help="why the correction was made")] = None,
                missing_evidence: Annotated[str | None, typer.Option(help="the evidence that was missing")] = None,
@@ -214,7 +215,7 @@ def add_answer(file: AnswerArgument = None, text: TextOption = None, db: DbOptio
     from graphcite.claims import add_answer as store_answer
 
     limits = answer_limits(max_claims, max_answer_mb, max_claim_chars)
-    loaded = answer_input(file, text, fmt=fmt, documents=documents, limits=limits)
+    loaded = answer_input(file, text, fmt=fmt, documents=documents, limits=limits, source_map=source_map)
     if isinstance(loaded, str):
         rev, stored = stored_answer(db, loaded)
         out.print(f"{stored.answer_id} is already stored as revision {rev}", markup=False)
@@ -312,7 +313,7 @@ def check(answer: AnswerArgument = None, text: TextOption = None,
           judge: JudgeOption = None, threshold: ThresholdOption = None, config: ConfigOption = None,
           judge_url: JudgeUrlOption = None, judge_model: JudgeModelOption = None,
           fail_under: Annotated[float | None, typer.Option(help="exit 1 when citation_validity is lower")] = None,
-          fmt: FormatOption = None, documents: DocumentsOption = None, max_claims: MaxClaimsOption = 10_000,
+          fmt: FormatOption = None, documents: DocumentsOption = None, source_map: SourceMapOption = None, max_claims: MaxClaimsOption = 10_000,
           max_answer_mb: MaxAnswerMbOption = 20.0, max_claim_chars: MaxClaimCharsOption = 10_000) -> None:
     """Verify every claim of an answer against the store and record the result."""
     from graphcite.verify import check_answer
@@ -321,7 +322,7 @@ def check(answer: AnswerArgument = None, text: TextOption = None,
     check_number(fail_under, "--fail-under", minimum=0, maximum=1)
     limits = answer_limits(max_claims, max_answer_mb, max_claim_chars)
     cfg = _config(config, judge, threshold, judge_url, judge_model)
-    loaded = answer_input(answer, text, fmt=fmt, documents=documents, limits=limits)
+    loaded = answer_input(answer, text, fmt=fmt, documents=documents, limits=limits, source_map=source_map)
     if isinstance(loaded, str):
         stored_answer(db, loaded)  # an unknown id is refused before the store is opened for writing
     with _store(db) as store:
@@ -571,6 +572,15 @@ def _register_graph_commands() -> None:
 
 
 _register_graph_commands()
+
+
+def _register_formats_command() -> None:
+    from graphcite.cli_formats import register
+
+    register(app)
+
+
+_register_formats_command()
 
 
 def _register_serve_command() -> None:

@@ -30,12 +30,39 @@ from typer.core import TyperGroup
 from graphcite.errors import GraphciteError, make_error
 from graphcite.models import STATUS_DISPLAY, UNVERIFIED_DISPLAY
 
-__all__ = ["STYLES", "SYMBOLS", "AnswerArgument", "AudienceOption", "DbOption", "DocumentsOption", "FormatOption", "JsonOption",
-           "MaxAnswerMbOption", "MaxClaimCharsOption", "MaxClaimsOption", "ModelOption", "OneLineErrors",
-           "TextOption", "answer_input", "answer_limits", "check_audience",
-           "check_input_file", "check_int", "check_number",
-           "check_output_dir", "err", "error_line", "handles_errors", "json_line",
-           "open_cli_store", "out", "print_json", "split_documents", "stored_answer"]
+__all__ = [
+    "STYLES",
+    "SYMBOLS",
+    "AnswerArgument",
+    "AudienceOption",
+    "DbOption",
+    "DocumentsOption",
+    "FormatOption",
+    "JsonOption",
+    "MaxAnswerMbOption",
+    "MaxClaimCharsOption",
+    "MaxClaimsOption",
+    "ModelOption",
+    "OneLineErrors",
+    "SourceMapOption",
+    "TextOption",
+    "answer_input",
+    "answer_limits",
+    "check_audience",
+    "check_input_file",
+    "check_int",
+    "check_number",
+    "check_output_dir",
+    "err",
+    "error_line",
+    "handles_errors",
+    "json_line",
+    "open_cli_store",
+    "out",
+    "print_json",
+    "split_documents",
+    "stored_answer",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -203,7 +230,10 @@ def check_output_dir(path: Path, option: str) -> Path:
 
 # -- answers on the command line ------------------------------------------------------------
 
-FormatOption = Annotated[str | None, typer.Option("--format", help="native, cairn, anthropic or markers")]
+FormatOption = Annotated[str | None, typer.Option("--format", help="an answer format (`graphcite formats` lists them); "
+                                                   "detected when absent")]
+SourceMapOption = Annotated[str | None, typer.Option("--source-map", help="JSON/YAML mapping file ids, file names, URLs "
+                                                     "or titles to source keys")]
 DocumentsOption = Annotated[str | None, typer.Option("--documents", help="KEY,KEY,... for document_index / [n]")]
 ModelOption = Annotated[str | None, typer.Option("--spacy-model", help="an installed trained spaCy pipeline")]
 AnswerArgument = Annotated[str | None, typer.Argument(
@@ -253,26 +283,29 @@ def _read_stdin(limits: Any) -> str:
 
 
 def answer_input(answer: str | None, text: str | None, *, fmt: str | None, documents: str | None,
-                  limits: Any) -> Any:
+                  limits: Any, source_map: str | None = None) -> Any:
     """The answer an argument names: an InputAnswer read from a file, stdin or --text, or a stored id (str).
 
     Inline text is read only from --text or `-`; any other argument must be an existing path or,
     failing that, a stored answer id (checked against the store by the caller).
     """
-    from graphcite.claims.formats import load_answer, load_answer_text
+    from graphcite.claims.formats import load_answer, load_answer_text, load_source_map
 
+    mapping = load_source_map(source_map) if source_map else None
     if text is not None and answer is not None:
         raise make_error("E106", where="ANSWER", detail="give either ANSWER or --text, not both")
     if text is not None:
-        return load_answer_text(text, format=fmt, documents=split_documents(documents), limits=limits, where="--text")
+        return load_answer_text(text, format=fmt, documents=split_documents(documents), limits=limits, where="--text",
+                                source_map=mapping)
     if answer is None:
         raise make_error("E106", where="ANSWER", detail="no answer given",
                          fix="pass a file, a stored answer id, - for stdin, or --text \"...\"")
     if answer == "-":
         return load_answer_text(_read_stdin(limits), format=fmt, documents=split_documents(documents), limits=limits,
-                                where="stdin")
+                                where="stdin", source_map=mapping)
     if answer and "\0" not in answer and os.path.lexists(answer):
-        return load_answer(Path(answer), format=fmt, documents=split_documents(documents), limits=limits)
+        return load_answer(Path(answer), format=fmt, documents=split_documents(documents), limits=limits,
+                           source_map=mapping)
     return answer
 
 

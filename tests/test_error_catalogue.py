@@ -111,9 +111,10 @@ def test_cli_prints_the_code_on_the_error_line(tmp_path: Path) -> None:
     assert re.match(r"error: E6\d\d ", result.output)
 
 
-OWNED = ["graphcite/errors.py", "graphcite/cli.py", "graphcite/cli_common.py", "graphcite/claims/formats.py",
-         "graphcite/claims/markers.py", "graphcite/claims/answers.py", "graphcite/verify/resolve.py",
-         "graphcite/verify/check.py"]
+OWNED = ["graphcite/errors.py", "graphcite/cli.py", "graphcite/cli_common.py", "graphcite/claims/markers.py",
+         "graphcite/claims/answers.py", "graphcite/verify/resolve.py", "graphcite/verify/check.py",
+         "graphcite/verify/locate.py", "graphcite/cli_formats.py",
+         *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "graphcite" / "claims" / "formats").glob("*.py"))]
 
 
 @pytest.mark.parametrize("path", OWNED)

@@ -1,56 +1,78 @@
 """Locate the evidence for a citation that names a source (or a unit, or a document and pages) but no span.
 
 Most RAG systems cite a file, a chunk or a URL, not a quote. Such a citation is checked like any other
-(the source must exist, be visible, and have the cited revision) and then its evidence is located:
-the units of the cited revision, and of that revision only, are ranked for the claim in two steps:
+(the source must exist, be visible to the audience, and have the cited revision; see
+:mod:`graphcite.verify.resolve`), then its evidence is located in the cited revision, and only there:
 
-1. the term index (``term_posting``) gives every unit of the revision that shares a content term with
-   the claim, scored BM25-style (rare terms in the document weigh more, long units are damped);
-2. the best :data:`CANDIDATES` of them are aligned with the claim's slots (names and content words,
-   found directly or by paraphrase; :func:`graphcite.language.align.align`).
+1. the revision's units are ranked for the claim by BM25 over the term index (``term_posting``: rare
+   terms of the document weigh more, long units are damped); pages or a cited unit narrow the units;
+2. the sentences of the best :data:`CANDIDATE_UNITS` units (a table row is one span, code is cut into
+   lines) are scored for each atomic part of the claim: the share of its slots found or paraphrased
+   (:func:`graphcite.language.align.align`, values blanked as the engine does), the share of its values
+   stated in any unit ("a fortnight" meets "14 days"), and the share of its term weight;
+3. each part keeps its best sentence, so "X offers a lookup and keeps keys for 24 hours" may rest on two
+   sentences of the source (joint support, at most :data:`MAX_JOINT` spans).
 
-The rank score mixes the slot share (``ALIGN_WEIGHT``) and the term coverage. The best unit is the
-located span; when it misses slots that other candidates hold, up to :data:`MAX_JOINT` units are used
-together (joint support inside the one cited source). The engine then verifies the claim against that
-evidence like any quoted span.
+The engine then verifies the claim against the located span(s) like any quoted span; the report says
+``located: true`` with the rank score. A revision's units and index terms are read once per store
+(:func:`revision_indexes`): revisions are immutable, so later claims citing it cost no round trip.
 
-:func:`find_elsewhere` looks for an uncited unit that holds the claim: every slot found or
-paraphrased, every number present. It is reported next to a located citation that does not support
-its claim (``supported_elsewhere``), and never turns the claim supported.
+:func:`find_elsewhere` looks for an uncited, current, visible unit that holds the claim (every number, at
+least :data:`ELSEWHERE_MIN_ALIGN` of its slots). It is named next to a located citation that does not
+support its claim (``supported_elsewhere``) and never makes the claim supported.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from graphcite.claims.decompose import decompose
 from graphcite.claims.markers import sentence_spans
 from graphcite.ingest.terms import content_terms
+from graphcite.ingest.values import extract_values, values_agree
 from graphcite.language.align import Alignment, align
+from graphcite.models import ExtractedValue
 from graphcite.store import Store
+from graphcite.verify.lexical import NUMBER_WORDS
+from graphcite.verify.rules.common import blank_values
 
 __all__ = [
     "ALIGN_WEIGHT",
     "CANDIDATE_UNITS",
     "MAX_JOINT",
+    "SPANS_ALIGNED",
     "Candidate",
     "ElsewhereQuery",
     "LocateQuery",
     "Ranking",
+    "RevisionIndex",
     "find_elsewhere",
     "rank_units",
+    "revision_indexes",
 ]
 
-CANDIDATE_UNITS = 6  # units whose sentences are aligned with the claim after the term ranking
-MAX_JOINT = 3  # units a located claim may rest on together
+CANDIDATE_UNITS = 6  # units whose sentences are considered after the term ranking
+SPANS_ALIGNED = 4  # sentences of those units aligned with each part of the claim (most term weight first)
+MAX_JOINT = 3  # spans a located claim may rest on together (one per atomic part)
 ALIGN_WEIGHT = 0.7  # share of the rank score given to slot alignment (the rest: term coverage)
-JOINT_MIN_ALIGN = 0.3  # a unit joins the best one only when it holds this share of the claim itself
-ELSEWHERE_MIN_ALIGN = 0.8  # an uncited unit "holds" the claim from this slot share, with every number
-ELSEWHERE_CANDIDATES = 12
+VALUE_ALIGN_WEIGHT, VALUE_WEIGHT = 0.55, 0.3  # the same when the claim states values: slots, values, terms
+ELSEWHERE_MIN_ALIGN = 0.75  # an uncited unit "holds" the claim from this slot share, with every number
+ELSEWHERE_CANDIDATES = 12  # best units (by term weight) outside the cited sources that are aligned
+# a term in more units than this share of the store (and more than ELSEWHERE_COMMON_UNITS) is too common
+# to narrow the search elsewhere ("relay" in a relay handbook), as for contradiction candidates
+ELSEWHERE_COMMON_SHARE, ELSEWHERE_COMMON_UNITS = 0.05, 50
 _K1, _B = 1.2, 0.75  # BM25 constants
+_LINE = re.compile(r"[^\n]*\S[^\n]*")
+_WORD = re.compile(r"[a-z]+")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +100,7 @@ class Candidate:
     terms: float  # share of the claim's term weight the span holds (0-1)
     alignment: Alignment
     score: float
+    values: float | None = None  # share of the claim's values the span states (None: the claim has none)
 
     @property
     def unit_id(self) -> str:
@@ -99,6 +122,13 @@ class Ranking:
     def rank_score(self) -> float | None:
         return round(self.chosen[0].score, 4) if self.chosen else None
 
+    @property
+    def complete(self) -> bool:
+        """Every slot and value of every part found in a current unit: no need to look elsewhere."""
+        return bool(self.chosen) and all(
+            c.alignment.score >= 1.0 and c.values in (None, 1.0) and c.row.get("status") == "current"
+            for c in self.chosen)
+
 
 @dataclass(frozen=True, slots=True)
 class ElsewhereQuery:
@@ -109,160 +139,228 @@ class ElsewhereQuery:
     cited_sources: frozenset[str]
 
 
-def _weights(terms: Sequence[str], df: dict[str, int], total: int) -> dict[str, float]:
-    """IDF of each claim term within the searched units; a term found nowhere weighs the most."""
-    return {t: math.log(1 + (total - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5)) for t in terms}
-
-
 def _context(row: dict[str, Any], title: str | None) -> str:
     """What a span of the unit is read with, as in the evidence envelope: headings, table headers, title."""
     headings = json.loads(row.get("heading_path_json") or "[]")
     headers = json.loads(row.get("table_headers_json") or "[]")
-    return " ".join([*headings, *headers, title or ""])
+    symbol = (row.get("symbol") or "").replace("_", " ").replace(".", " ")
+    return " ".join([*headings, *headers, symbol, title or ""])
 
 
-_SCOPE = """q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS rid, unnest(?::VARCHAR[]) AS term,
-                     unnest(?::BIGINT[]) AS p1, unnest(?::BIGINT[]) AS p2, unnest(?::VARCHAR[]) AS uid),
-         scoped AS (SELECT DISTINCT q.qi, u.unit_id, length(u.text) AS size FROM q
-                    JOIN evidence_unit u ON u.revision_id = q.rid
-                     AND (q.uid IS NULL OR u.unit_id = q.uid)
-                     AND (q.p1 IS NULL OR u.page BETWEEN q.p1 AND q.p2))"""
+@dataclass(slots=True)
+class RevisionIndex:
+    """The units of one revision with their index terms, as the term index holds them.
+
+    Revisions are immutable, so an index is built once per store and revision (one query) and every
+    later claim citing the revision is ranked without a round trip.
+    """
+
+    units: dict[str, dict[str, Any]]
+    postings: dict[str, list[str]]  # term -> unit ids, in document order
+    sizes: dict[str, int]
+
+    @property
+    def total_units(self) -> int:
+        return len(self.units)
+
+
+_INDEXES: weakref.WeakKeyDictionary[Store, dict[str, RevisionIndex]] = weakref.WeakKeyDictionary()
+_INDEXED_UNITS_LIMIT = 200_000  # units kept per store; beyond it the oldest revisions are dropped
+
+
+def revision_indexes(store: Store, revision_ids: Iterable[str]) -> dict[str, RevisionIndex]:
+    """The :class:`RevisionIndex` of each revision, from the per-store cache or one bulk query."""
+    cache = _INDEXES.setdefault(store, {})
+    missing = sorted({r for r in revision_ids if r not in cache})
+    if missing:
+        where, params = store.in_list("u.revision_id", missing)
+        built = {r: RevisionIndex({}, {}, {}) for r in missing}
+        for row in store.rows(f"""
+                SELECT u.*, (SELECT list(p.term ORDER BY p.term) FROM term_posting p WHERE p.unit_id = u.unit_id)
+                       AS _terms
+                FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start""", params):
+            index = built[row["revision_id"]]
+            terms = row.pop("_terms") or []
+            index.units[row["unit_id"]] = row
+            index.sizes[row["unit_id"]] = len(row["text"])
+            for term in terms:
+                index.postings.setdefault(term, []).append(row["unit_id"])
+        cache.update(built)
+        while sum(i.total_units for i in cache.values()) > _INDEXED_UNITS_LIMIT and len(cache) > len(built):
+            del cache[next(iter(cache))]
+    return {r: cache[r] for r in revision_ids if r in cache}
 
 
 def rank_units(store: Store, queries: Sequence[LocateQuery],
                titles: dict[str, str | None] | None = None) -> dict[int, Ranking]:
-    """Rank the sentences of the best units of each query's revision for its claim (two bulk queries
-    for the term ranking, one for the unit texts, whatever the number of queries).
+    """Rank the sentences of the best units of each query's revision for its claim: BM25 over the
+    revision's index terms picks :data:`CANDIDATE_UNITS` units, then their sentences are aligned with
+    each part of the claim.
 
     ``titles`` maps revision ids to titles, read with every unit as in the evidence envelope.
     Returns one :class:`Ranking` per query index.
     """
     titles = titles or {}
-    out = {q.index: Ranking() for q in queries}
-    if not queries:
-        return out
-    terms_of = {q.index: content_terms(q.claim) for q in queries}
-    columns: tuple[list[Any], ...] = ([], [], [], [], [], [])
+    out = {q.index: Ranking(problem="no unit") for q in queries}
+    indexes = revision_indexes(store, [q.revision_id for q in queries])
     for q in queries:
-        for t in terms_of[q.index] or [""]:
-            for column, value in zip(columns, (q.index, q.revision_id, t, q.first_page, q.last_page, q.unit_id),
-                                     strict=True):
-                column.append(value)
-    params = list(columns)
-    stats = {r["qi"]: r for r in store.rows(
-        f"WITH {_SCOPE} SELECT qi, count(*) AS n, avg(size) AS avg_size FROM scoped GROUP BY qi", params)}
-    hits: dict[int, list[dict[str, Any]]] = {}
-    for row in store.rows(f"""
-            WITH {_SCOPE}
-            SELECT q.qi, s.unit_id, s.size, list(q.term) AS terms FROM q
-            JOIN scoped s ON s.qi = q.qi
-            JOIN term_posting p ON p.unit_id = s.unit_id AND p.term = q.term
-            GROUP BY q.qi, s.unit_id, s.size""", params):
-        hits.setdefault(row["qi"], []).append(row)
-    shortlist: dict[int, list[str]] = {}
-    weights_of: dict[int, dict[str, float]] = {}
-    for q in queries:
-        stat = stats.get(q.index)
-        if not stat or not stat["n"]:
-            out[q.index].problem = "no unit"
+        index = indexes.get(q.revision_id)
+        if index is None:
             continue
-        rows = hits.get(q.index, [])
-        df: dict[str, int] = {}
-        for row in rows:
-            for t in row["terms"]:
-                df[t] = df.get(t, 0) + 1
-        weights_of[q.index] = weights = _weights(terms_of[q.index], df, int(stat["n"]))
-        average = float(stat["avg_size"] or 1.0) or 1.0
-        scored = sorted(((sum(weights[t] for t in row["terms"]) * (_K1 + 1)
-                          / (1 + _K1 * (1 - _B + _B * row["size"] / average)), row["unit_id"]) for row in rows),
-                        key=lambda x: (-x[0], x[1]))
-        shortlist[q.index] = [uid for _, uid in scored[:CANDIDATE_UNITS]] or ([q.unit_id] if q.unit_id else [])
-        out[q.index].considered = len(rows)
-    wanted = {uid for items in shortlist.values() for uid in items}
-    units: dict[str, dict[str, Any]] = {}
-    if wanted:
-        where, p = store.in_list("u.unit_id", wanted)
-        units = {r["unit_id"]: r for r in store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where}", p)}
-    for q in queries:
-        if not shortlist.get(q.index):
+        scope = [u for u, row in index.units.items() if _in_scope(row, q)]
+        if not scope:
             continue
-        candidates = [c for uid in shortlist[q.index]
-                      for c in _spans(q.claim, units[uid], titles.get(q.revision_id), weights_of[q.index])]
-        if candidates:
-            candidates.sort(key=lambda c: (-c.score, c.start))
-            out[q.index].chosen = _joint(candidates, q.claim, titles.get(q.revision_id), weights_of[q.index])
+        in_scope = set(scope) if len(scope) != index.total_units else None
+        terms = _terms(q.claim)
+        average = sum(index.sizes[u] for u in scope) / len(scope) or 1.0
+        weights: dict[str, float] = {}
+        scores: dict[str, float] = {}
+        for term in terms:
+            posted = [u for u in index.postings.get(term, ()) if in_scope is None or u in in_scope]
+            weights[term] = weight = math.log(1 + (len(scope) - len(posted) + 0.5) / (len(posted) + 0.5))
+            for unit in posted:
+                scores[unit] = scores.get(unit, 0.0) + weight
+        ranked = sorted(scores, key=lambda u: (-scores[u] * (_K1 + 1) / (
+            1 + _K1 * (1 - _B + _B * index.sizes[u] / average)), index.units[u]["start"]))
+        top = ranked[:CANDIDATE_UNITS] or ([q.unit_id] if q.unit_id else [])
+        ranking = out[q.index] = Ranking(considered=len(scores))
+        if top:
+            ranking.chosen = _choose(q.claim, [index.units[u] for u in top], titles.get(q.revision_id), weights)
     return out
 
 
-def _score(alignment: Alignment, cover: float, numbers: float | None) -> float:
-    if numbers is None:
+def _in_scope(row: dict[str, Any], query: LocateQuery) -> bool:
+    if query.unit_id is not None and row["unit_id"] != query.unit_id:
+        return False
+    if query.first_page is None:
+        return True
+    page = row.get("page")
+    return page is not None and query.first_page <= page <= (query.last_page or query.first_page)
+
+
+def _choose(claim: str, rows: list[dict[str, Any]], title: str | None,
+            weights: dict[str, float]) -> list[Candidate]:
+    """The best span for each atomic part of the claim ("X offers a lookup and keeps keys for 24 hours"
+    rests on two sentences), best first; one span when every part finds the same one."""
+    chosen: list[Candidate] = []
+    heaviest = max(weights.values(), default=1.0)
+    for part in _parts(claim)[:MAX_JOINT]:
+        part_weights = {t: weights.get(t, heaviest) for t in _terms(part)}
+        candidates = _spans(part, rows, title, part_weights)
+        if not candidates:
+            continue
+        best = min(candidates, key=lambda c: (-c.score, c.start))
+        if all((best.start, best.end) != (c.start, c.end) for c in chosen):
+            chosen.append(best)
+    return sorted(chosen, key=lambda c: -c.score)
+
+
+@lru_cache(maxsize=4096)
+def _parts(claim: str) -> tuple[str, ...]:
+    """The claim's atomic parts as the engine will read them (one when it is not compound)."""
+    texts = tuple(p.text for p in decompose(claim) if p.text.strip())
+    return texts or (claim,)
+
+
+def _score(alignment: Alignment, cover: float, values: float | None) -> float:
+    """Slots first; the share of the claim's values (when it has any) next; term coverage last."""
+    if values is None:
         return ALIGN_WEIGHT * alignment.score + (1 - ALIGN_WEIGHT) * cover
-    return ALIGN_WEIGHT * alignment.score + (1 - ALIGN_WEIGHT) * (cover + numbers) / 2
+    return VALUE_ALIGN_WEIGHT * alignment.score + VALUE_WEIGHT * values + (
+        1 - VALUE_ALIGN_WEIGHT - VALUE_WEIGHT) * cover
 
 
-def _candidate(claim: str, row: dict[str, Any], start: int, end: int, context: str,
-               weights: dict[str, float]) -> Candidate:
-    """One span of a unit (document offsets) scored for the claim."""
-    text = row["text"][start - row["start"]:end - row["start"]]
-    present = set(content_terms(text))
-    total = sum(weights.values()) or 1.0
-    cover = sum(w for t, w in weights.items() if t in present) / total
-    numbers = _numbers(weights)
-    alignment = align(claim, f"{text} {context}")
-    share = len(numbers & present) / len(numbers) if numbers else None
-    return Candidate(row, start, end, round(cover, 4), alignment, _score(alignment, cover, share))
+def _value_share(claim_values: Sequence[ExtractedValue], text: str) -> float | None:
+    """Share of the claim's values (dates aside: they often come from a title) that the span states,
+    in any unit ("a fortnight" meets "14 days"); None when the claim has none."""
+    wanted = [v for v in claim_values if v.kind != "date"]
+    if not wanted:
+        return None
+    mine = extract_values(text)
+    return sum(1 for v in wanted if any(_same_value(v, w) for w in mine)) / len(wanted)
 
 
-def _spans(claim: str, row: dict[str, Any], title: str | None, weights: dict[str, float]) -> list[Candidate]:
-    """Every sentence of the unit (a table row or code block is one span) as a candidate."""
-    context = _context(row, title)
-    text, base = row["text"], row["start"]
-    if row.get("block_type") in {"table_row", "code", "heading"}:
-        pieces = [(0, len(text))]
-    else:
-        pieces = sentence_spans(text)
-    out = []
-    for a, b in pieces:
-        stripped = text[a:b]
-        a += len(stripped) - len(stripped.lstrip())
-        b -= len(stripped) - len(stripped.rstrip())
-        if b > a and any(ch.isalnum() for ch in text[a:b]):
-            out.append(_candidate(claim, row, base + a, base + b, context, weights))
-    return out
+def _same_value(claim: ExtractedValue, other: ExtractedValue) -> bool:
+    if values_agree(claim, other):
+        return True
+    return other.unit is None and other.magnitude is not None and other.magnitude == claim.magnitude
 
 
-def _joint(candidates: list[Candidate], claim: str, title: str | None,
+def _candidate(claim: str, span: _Span, weights: dict[str, float]) -> Candidate:
+    """One span of a unit scored for the claim: slots, values, terms."""
+    values = _claim_values(claim)
+    alignment = align(_blanked(claim), f"{span.text} {span.context}")
+    share = _value_share(values, span.text)
+    return Candidate(span.row, span.start, span.end, round(span.cover, 4), alignment,
+                     _score(alignment, span.cover, share), share)
+
+
+@dataclass(frozen=True, slots=True)
+class _Span:
+    row: dict[str, Any]
+    start: int
+    end: int
+    text: str
+    context: str
+    cover: float
+
+
+def _spans(claim: str, rows: list[dict[str, Any]], title: str | None,
            weights: dict[str, float]) -> list[Candidate]:
-    """The best span, widened to a next or previous sentence of its unit that fills a slot it misses,
-    plus other spans that fill missing slots (at most :data:`MAX_JOINT` spans in all)."""
-    best = candidates[0]
-    wanted = {s.text for s in best.alignment.slots}
-    covered = best.found()
-    for other in candidates[1:]:  # a neighbouring sentence: one contiguous span (pronouns, lists)
-        if covered >= wanted:
-            break
-        if other.unit_id == best.unit_id and (other.start - best.end in range(0, 3)
-                                              or best.start - other.end in range(0, 3)):
-            new = other.found() - covered
-            if new:
-                best = _candidate(claim, best.row, min(best.start, other.start), max(best.end, other.end),
-                                  _context(best.row, title), weights)
-                covered = best.found() | covered | new
-    chosen = [best]
-    for other in candidates[1:]:
-        if len(chosen) == MAX_JOINT or covered >= wanted:
-            break
-        if any(o.start < c.end and c.start < o.end for c in chosen for o in (other,)):
-            continue
-        new = other.found() - covered
-        if new and other.alignment.score >= JOINT_MIN_ALIGN:
-            chosen.append(other)
-            covered |= new
-    return chosen
+    """Sentences of the units (a table row is one span, code is cut into lines) as candidates: the
+    :data:`SPANS_ALIGNED` that hold most of the claim's term weight (with their headings and title) and
+    of its values are aligned with it."""
+    total = sum(weights.values()) or 1.0
+    values = _claim_values(claim)
+    scored: list[tuple[float, _Span]] = []
+    for row in rows:
+        context = _context(row, title)
+        around = set(_terms(context))
+        text, base = row["text"], row["start"]
+        kind = row.get("block_type")
+        if kind == "heading":
+            continue  # a heading is read as the context of the units under it
+        if kind == "table_row":
+            pieces = [(0, len(text))]
+        elif kind == "code":
+            pieces = [(m.start(), m.end()) for m in _LINE.finditer(text)]
+        else:
+            pieces = sentence_spans(text)
+        for a, b in pieces:
+            piece = text[a:b]
+            a += len(piece) - len(piece.lstrip())
+            b -= len(piece) - len(piece.rstrip())
+            if b > a and any(ch.isalnum() for ch in text[a:b]):
+                present = set(_terms(text[a:b]))
+                cover = sum(w for t, w in weights.items() if t in present) / total
+                read = sum(w for t, w in weights.items() if t in present or t in around) / total
+                share = _value_share(values, text[a:b])
+                scored.append((read + (share or 0.0), _Span(row, base + a, base + b, text[a:b], context, cover)))
+    scored.sort(key=lambda x: (-x[0], x[1].start))
+    return [_candidate(claim, span, weights) for _, span in scored[:SPANS_ALIGNED]]
+
+
+@lru_cache(maxsize=4096)
+def _claim_values(claim: str) -> tuple[ExtractedValue, ...]:
+    return tuple(extract_values(claim))
+
+
+@lru_cache(maxsize=4096)
+def _blanked(claim: str) -> str:
+    """The claim without its values, as the engine aligns it: numbers and dates are the value rules' job."""
+    return blank_values(claim, _claim_values(claim))
+
+
+def _terms(text: str) -> list[str]:
+    """Content terms as the term index holds them, plus number words as digits ("three" meets "3")."""
+    terms = content_terms(text)
+    digits = [NUMBER_WORDS[w] for w in _WORD.findall(text.lower()) if w in NUMBER_WORDS]
+    return list(dict.fromkeys([*terms, *digits]))
 
 
 def _numbers(terms: Iterable[str]) -> set[str]:
-    return {t for t in terms if any(c.isdigit() for c in t)}
+    """The plain numbers among terms ("3", "1,500", "4.5"), years aside."""
+    return {t for t in terms if _NUMBER.fullmatch(t) and not _YEAR.fullmatch(t)}
 
 
 def find_elsewhere(store: Store, queries: Sequence[ElsewhereQuery], *,
@@ -271,53 +369,55 @@ def find_elsewhere(store: Store, queries: Sequence[ElsewhereQuery], *,
 
     "Holds" is strict: at least :data:`ELSEWHERE_MIN_ALIGN` of the claim's slots found or paraphrased
     and every number of the claim present. Restricted sources are searched only for the internal
-    audience. Returns ``{index: {"unit_id", "source", "start", "end", "score"}}``.
+    audience. Three plain bulk queries for all queries (term counts, postings of the rarer terms, the
+    best units). Returns ``{index: {"unit_id", "source", "start", "end", "score"}}``.
     """
-    terms_of = {q.index: content_terms(q.claim) for q in queries}
-    qi, term = [], []
-    for q in queries:
-        for t in terms_of[q.index]:
-            qi.append(q.index)
-            term.append(t)
-    if not qi:
+    terms_of = {q.index: _terms(q.claim) for q in queries}
+    wanted = {t for terms in terms_of.values() for t in terms}
+    if not wanted:
         return {}
-    visible = "" if audience != "public" else "AND r.visibility <> 'restricted'"
-    rows = store.rows(f"""
-        WITH q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS term),
-        live AS (SELECT u.unit_id FROM evidence_unit u
-                 JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id
-                 JOIN source_revision r ON r.revision_id = u.revision_id
-                 WHERE u.status = 'current' AND r.status = 'current' {visible}),
-        df AS (SELECT p.term, count(*) AS n FROM term_posting p
-               WHERE p.term IN (SELECT DISTINCT term FROM q) GROUP BY p.term),
-        total AS (SELECT count(*) AS n FROM evidence_unit),
-        hits AS (SELECT q.qi, p.unit_id,
-                        sum(ln(1 + ((SELECT n FROM total) - df.n + 0.5) / (df.n + 0.5))) AS weight
-                 FROM q JOIN df ON df.term = q.term
-                 JOIN term_posting p ON p.term = q.term
-                 JOIN live ON live.unit_id = p.unit_id
-                 GROUP BY q.qi, p.unit_id),
-        ranked AS (SELECT *, row_number() OVER (PARTITION BY qi ORDER BY weight DESC, unit_id) AS rk FROM hits)
-        SELECT r.qi, r.weight, u.unit_id, u.source_key, u.start, u."end", u.text, u.heading_path_json,
-               u.table_headers_json, rev.title
-        FROM ranked r JOIN evidence_unit u ON u.unit_id = r.unit_id
+    total = int(store.scalar("SELECT count(*) FROM evidence_unit") or 0)
+    where, params = store.in_list("p.term", wanted)
+    df = {r["term"]: r["n"] for r in store.rows(
+        f"SELECT p.term, count(*) AS n FROM term_posting p WHERE {where} GROUP BY p.term", params)}
+    rare = {t for t, n in df.items() if n <= max(ELSEWHERE_COMMON_UNITS, total * ELSEWHERE_COMMON_SHARE)}
+    if not rare:
+        return {}
+    where, params = store.in_list("p.term", rare)
+    postings: dict[str, list[str]] = {}
+    for row in store.rows(f"SELECT p.term, p.unit_id FROM term_posting p WHERE {where}", params):
+        postings.setdefault(row["term"], []).append(row["unit_id"])
+    best: dict[int, list[str]] = {}
+    for q in queries:
+        scores: dict[str, float] = {}
+        for term in terms_of[q.index]:
+            weight = math.log(1 + (total - df.get(term, 0) + 0.5) / (df.get(term, 0) + 0.5))
+            for unit in postings.get(term, ()):
+                scores[unit] = scores.get(unit, 0.0) + weight
+        best[q.index] = sorted(scores, key=lambda u: (-scores[u], u))[:ELSEWHERE_CANDIDATES]
+    units = {u for ids in best.values() for u in ids}
+    if not units:
+        return {}
+    where, params = store.in_list("u.unit_id", units)
+    visible = "AND rev.visibility <> 'restricted'" if audience == "public" else ""
+    rows = {r["unit_id"]: r for r in store.rows(f"""
+        SELECT u.unit_id, u.source_key, u.start, u."end", u.text, u.heading_path_json, u.table_headers_json,
+               u.symbol, rev.title
+        FROM evidence_unit u
+        JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id
         JOIN source_revision rev ON rev.revision_id = u.revision_id
-        WHERE r.rk <= {ELSEWHERE_CANDIDATES}
-        ORDER BY r.qi, r.weight DESC, u.unit_id""", [qi, term])
+        WHERE {where} AND u.status = 'current' AND rev.status = 'current' {visible}""", params)}
     found: dict[int, dict[str, Any]] = {}
-    by_index = {q.index: q for q in queries}
-    for row in rows:
-        q = by_index[row["qi"]]
-        if row["source_key"] in q.cited_sources:
-            continue
+    for q in queries:
         numbers = _numbers(terms_of[q.index])
-        if numbers and not numbers <= set(content_terms(row["text"])):
-            continue
-        score = align(q.claim, f"{row['text']} {_context(row, row['title'])}").score
-        if score < ELSEWHERE_MIN_ALIGN:
-            continue
-        best = found.get(q.index)
-        if best is None or score > best["score"]:
-            found[q.index] = {"unit_id": row["unit_id"], "source": row["source_key"], "start": row["start"],
-                              "end": row["end"], "score": round(score, 4)}
+        for unit in best.get(q.index, []):
+            row = rows.get(unit)
+            if row is None or row["source_key"] in q.cited_sources:
+                continue
+            if numbers and not numbers <= set(_terms(row["text"])):
+                continue
+            score = align(_blanked(q.claim), f"{row['text']} {_context(row, row['title'])}").score
+            if score >= ELSEWHERE_MIN_ALIGN and (q.index not in found or score > found[q.index]["score"]):
+                found[q.index] = {"unit_id": row["unit_id"], "source": row["source_key"], "start": row["start"],
+                                  "end": row["end"], "score": round(score, 4)}
     return found

@@ -8,6 +8,12 @@ paraphrase are reported). The quote shown to users is always rendered from the s
 A citation whose offsets or pages could not be read (negative, reversed, not integers, beyond
 2^63 - 1, a malformed marker such as ``[policy.md:-5-10]``) arrives with a ``defect``: it fails
 GC105 like a span past the end, its claim is ``invalid``, and the other citations are still checked.
+
+A citation that names a source, a unit or pages but gives neither offsets nor a quote passes the same
+checks and then has its evidence located in the cited source for its claim (:mod:`graphcite.verify.locate`;
+``located``, ``rank_score``, ``located_spans``); cited pages with no unit fail GC105. A name that is not a
+source key (a producer's file name, path, URL or title) is matched to the one source it fits
+(:func:`source_aliases`); a name that fits several is GC101, never a guess.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from graphcite.verify.evidence import Evidence
 from graphcite.verify.locate import ElsewhereQuery, LocateQuery, find_elsewhere, rank_units
 from graphcite.verify.registry import Finding
 
-__all__ = ["ResolvedCitation", "resolve_citations"]
+__all__ = ["ResolvedCitation", "resolve_citations", "source_aliases"]
 
 SMALL_REVISION_SET = 16
 
@@ -88,6 +94,11 @@ class _Fetched:
         self.sources: dict[str, dict[str, Any]] = {}
         if keys:
             where, params = store.in_list("s.key", keys)
+            for row in store.rows(f"SELECT s.* FROM source s WHERE {where}", params):
+                self.sources[row["key"]] = row
+        self.aliases, self.alias_problems = source_aliases(store, keys - set(self.sources))
+        if set(self.aliases.values()) - set(self.sources):
+            where, params = store.in_list("s.key", set(self.aliases.values()) - set(self.sources))
             for row in store.rows(f"SELECT s.* FROM source s WHERE {where}", params):
                 self.sources[row["key"]] = row
         revision_ids = {s["current_revision"] for s in self.sources.values()}
@@ -162,6 +173,61 @@ class _Fetched:
         return self.revisions.get(source["current_revision"]) if source else None
 
 
+def source_aliases(store: Store, names: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Source keys for names that are not keys, as producers cite: ``({name: key}, {name: problem})``.
+
+    A URL matches the ``url:`` in a source's front matter; a path matches the source key it ends with
+    (``/data/corpus/decisions/dr-017.md`` -> ``decisions/dr-017.md``); a bare file name matches the
+    source with that file name (or, failing that, that name without its extension); anything else
+    matches a source's title. A name that fits several sources is a problem (GC101), never a guess.
+    """
+    if not names:
+        return {}, {}
+    rows = store.rows("""
+        SELECT s.key, r.title,
+               coalesce(json_extract_string(r.metadata_json, '$.url'), json_extract_string(r.metadata_json, '$.URL'))
+               AS url
+        FROM source s JOIN source_revision r ON r.revision_id = s.current_revision""")
+    aliases: dict[str, str] = {}
+    problems: dict[str, str] = {}
+    for name in sorted(names):
+        found = _alias_candidates(name.strip(), rows)
+        if len(found) == 1:
+            aliases[name] = found[0]
+        elif len(found) > 1:
+            shown = ", ".join(found[:3]) + (" ..." if len(found) > 3 else "")
+            problems[name] = (f"{name!r} fits {len(found)} sources ({shown}); map it to one key with a source map "
+                              "(--source-map)")
+    return aliases, problems
+
+
+def _url(value: str) -> str:
+    return value.split("#", 1)[0].rstrip("/").lower()
+
+
+def _alias_candidates(name: str, rows: list[dict[str, Any]]) -> list[str]:
+    if not name:
+        return []
+    if "://" in name and not name.lower().startswith("file://"):
+        found = [r["key"] for r in rows if r["url"] and _url(r["url"]) == _url(name)]
+        if found:
+            return found
+    path = name.split("://", 1)[1] if name.lower().startswith("file://") else name
+    path = path.replace("\\", "/")
+    if "/" in path:
+        found = [r["key"] for r in rows if path == r["key"] or path.endswith("/" + r["key"])]
+        if found:
+            longest = max(len(k) for k in found)
+            return [k for k in found if len(k) == longest]
+    else:
+        found = [r["key"] for r in rows if r["key"].rsplit("/", 1)[-1] == path]
+        if not found:
+            found = [r["key"] for r in rows if r["key"].rsplit("/", 1)[-1].rsplit(".", 1)[0] == path]
+        if found:
+            return found
+    return [r["key"] for r in rows if r["title"] and r["title"].strip().lower() == name.lower()]
+
+
 def _locate(haystack: str, quote: str) -> list[int]:
     hits, at = [], haystack.find(quote)
     while at != -1 and len(hits) < 3:
@@ -187,6 +253,9 @@ def _check_offsets(cit: ResolvedCitation, start: Any, end: Any, length: int) -> 
 def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> ResolvedCitation:
     cit = ResolvedCitation(ref=ref, valid=True)
     base_offset = 0
+    if ref.source is None and ref.chunk_id is None:  # the answer could not tie this citation to a document
+        cit.fail("GC105" if ref.defect else "GC101", ref.defect or "the citation names no source")
+        return cit
     if ref.chunk_id:
         unit = fetched.units.get(ref.chunk_id)
         if unit is None:
@@ -196,6 +265,10 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
         scope_text, base_offset = unit["text"], unit["start"]
     else:
         key = ref.source or ""
+        if key in fetched.alias_problems:
+            cit.fail("GC101", fetched.alias_problems[key])
+            return cit
+        key = fetched.aliases.get(key, key)
         if key not in fetched.sources:
             cit.fail("GC101", f"no source {key!r} in the store")
             return cit
@@ -296,26 +369,36 @@ def _finish(cit: ResolvedCitation, fetched: _Fetched) -> ResolvedCitation:
         block_type=primary["block_type"],
         table_headers=tuple(json.loads(primary["table_headers_json"])) if primary["table_headers_json"] else ())
     if cit.joint_units:
-        cit.evidence = _joint_evidence(cit.evidence, [primary, *cit.joint_units], fetched)
+        pieces = [{"row": primary, "start": cit.start, "end": cit.end}, *cit.joint_units]
+        cit.evidence = _joint_evidence(cit.evidence, pieces, revision["text"], fetched)
     return cit
 
 
-def _joint_evidence(evidence: Evidence, units: list[dict[str, Any]], fetched: _Fetched) -> Evidence:
-    """One evidence of several located units of one revision: their texts joined, values re-based."""
-    pieces: list[str] = []
+def _joint_evidence(evidence: Evidence, pieces: list[dict[str, Any]], text: str, fetched: _Fetched) -> Evidence:
+    """One evidence of several located spans of one revision: quotes and units joined, values re-based."""
+    quotes: list[str] = []
     values: list[ExtractedValue] = []
     at = 0
+    for piece in pieces:
+        values += [_value(v, piece["start"] - at) for v in fetched.values.get(piece["row"]["unit_id"], [])
+                   if v["start"] >= piece["start"] and v["end"] <= piece["end"]]
+        quotes.append(text[piece["start"]:piece["end"]])
+        at += len(quotes[-1]) + 1
+    units = list({p["row"]["unit_id"]: p["row"] for p in pieces}.values())
+    context: list[str] = []
+    context_values: list[ExtractedValue] = []
+    at = 0
     for unit in units:
-        values += [_value(v, unit["start"] - at) for v in fetched.values.get(unit["unit_id"], [])]
-        pieces.append(unit["text"])
+        context_values += [_value(v, unit["start"] - at) for v in fetched.values.get(unit["unit_id"], [])]
+        context.append(unit["text"])
         at += len(unit["text"]) + 1
-    joined = "\n".join(pieces)
     headings = tuple(dict.fromkeys(h for u in units for h in json.loads(u["heading_path_json"] or "[]")))
     statuses = [u["status"] for u in units]
     worst = next((s for s in ("forbidden", "rejected", "superseded", "historical", "proposal", "draft")
                   if s in statuses), evidence.status)
-    return replace(evidence, quote=joined, context=joined, heading_path=headings, values=tuple(values),
-                   context_values=tuple(values), status=worst if evidence.status == "current" else evidence.status)
+    return replace(evidence, quote="\n".join(quotes), context="\n".join(context), heading_path=headings,
+                   values=tuple(values), context_values=tuple(context_values),
+                   status=worst if evidence.status == "current" else evidence.status)
 
 
 def resolve_citations(store: Store, refs: Sequence[CitationRef], *, audience: str = "internal") -> list[ResolvedCitation]:
@@ -329,8 +412,8 @@ def resolve_citations(store: Store, refs: Sequence[CitationRef], *, audience: st
     _locate_evidence(store, located, fetched, audience)
     spans = [(c.revision_id, c.start, c.end) for c in located
              if c.valid and c.revision_id and c.start is not None and c.end is not None]
-    spans += [(c.revision_id, u["start"], u["end"]) for c in located if c.valid and c.revision_id
-              for u in c.joint_units]
+    spans += [(c.revision_id, piece["start"], piece["end"]) for c in located if c.valid and c.revision_id
+              for piece in c.joint_units]
     fetched.load_spans(store, spans)
     return [_finish(c, fetched) if c.valid and c.revision_row is not None and c.start is not None else c
             for c in located]
@@ -344,6 +427,7 @@ def _locate_evidence(store: Store, resolved: list[ResolvedCitation], fetched: _F
             continue
         claim = (cit.ref.claim or "").strip()
         if not claim:
+            cit.located = False
             cit.fail("GC107", "neither offsets nor a quote, and no claim text to locate the evidence for")
             continue
         first = cit.ref.page
@@ -353,28 +437,35 @@ def _locate_evidence(store: Store, resolved: list[ResolvedCitation], fetched: _F
         return
     titles = {rid: row["title"] for rid, row in fetched.revisions.items()}
     rankings = rank_units(store, queries, titles)
+    doubtful: list[int] = []  # located claims whose cited source may not hold them: look elsewhere too
     for query in queries:
         cit, ranking = resolved[query.index], rankings[query.index]
         revision = cit.revision_row
         assert revision is not None
         if ranking.problem:
+            cit.located = False
             pages = f"{query.first_page}" + (f"-{query.last_page}" if query.last_page != query.first_page else "")
             cit.fail("GC105", f"no evidence unit of {revision['source_key']} lies on page {pages}"
                      if query.first_page is not None else f"{revision['source_key']} has no evidence units")
             continue
         cit.rank_score = ranking.rank_score or 0.0
+        source = fetched.sources[revision["source_key"]]
+        if (not ranking.complete or fetched.superseded_by.get(revision["source_key"])
+                or revision["revision_id"] != source["current_revision"] or revision["status"] != "current"):
+            doubtful.append(query.index)
         if not ranking.chosen:
             cit.note("GC107", "located nothing: no unit of the cited source shares a content word with the claim")
             continue
-        primary, *others = [c.row for c in ranking.chosen]
-        cit.start, cit.end = primary["start"], primary["end"]
+        primary, *others = ranking.chosen
+        cit.start, cit.end = primary.start, primary.end
         cit.quote = revision["text"][cit.start:cit.end]
-        cit.joint_units = others
+        cit.joint_units = [{"row": c.row, "start": c.start, "end": c.end} for c in others]
         if others:
-            cit.located_spans = [{"unit_id": c.unit_id, "start": c.row["start"], "end": c.row["end"],
-                                  "quote": revision["text"][c.row["start"]:c.row["end"]],
-                                  "rank_score": round(c.score, 4)} for c in ranking.chosen]
-    _mark_elsewhere(store, resolved, [q.index for q in queries], audience)
+            cit.located_spans = [{"unit_id": c.unit_id, "start": c.start, "end": c.end,
+                                  "quote": revision["text"][c.start:c.end], "rank_score": round(c.score, 4)}
+                                 for c in ranking.chosen]
+    if doubtful:
+        _mark_elsewhere(store, resolved, doubtful, audience)
 
 
 def _mark_elsewhere(store: Store, resolved: list[ResolvedCitation], indexes: list[int], audience: str) -> None:

@@ -439,7 +439,8 @@ def test_directory_is_rejected(tmp_path: Path) -> None:
 
 
 def test_unknown_format_and_bad_format_option() -> None:
-    assert "unknown answer format" in _error({"answer": "hello"}).cause
+    assert "unknown answer format" in _error({"reply": "hello"}).cause
+    assert "looks like a LangChain result" in _error({"answer": "hello"}).cause  # and names what is missing
     assert "expected a JSON object" in _error("[1, 2]").cause
     error = _error({"claims": []}, format="yaml")
     assert error.where == "--format"
