@@ -265,6 +265,15 @@ def render_report(report: dict[str, Any], console: Console) -> None:
     """Print a check report for people: verdict word and symbol, quote, source, page, heading path."""
     console.print(f"answer {report['answer_id']}" + (f" — {report['question']}" if report.get("question") else ""),
                   markup=False)
+    earlier = report.get("earlier")
+    if earlier:
+        changed = [c for c in earlier["claims"] if c.get("status_changed")]
+        judged = [c for c in earlier["claims"] if c.get("judgements")]
+        line = (f"verified before: {earlier['checks']} check(s) of this revision, last at {earlier['last_verified_at']}"
+                f"; {len(changed)} claim(s) changed status since; {len(judged)} claim(s) have reviewers' judgements")
+        if earlier["corrected_by"]:
+            line += f"; corrected by newer revision(s) {', '.join(earlier['corrected_by'])}"
+        console.print(line, markup=False)
     for claim in report["claims"]:
         label = SYMBOLS[claim["status"]]
         console.print(f"\n[{STYLES[claim['status']]}]{label}[/]  {claim['index'] + 1}. ", end="")

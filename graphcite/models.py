@@ -512,6 +512,7 @@ class CheckReport:
     claims: list[ClaimVerdict]
     metrics: dict[str, Any]
     answer_rev: str | None = None
+    earlier: dict[str, Any] | None = None  # checks of this answer revision made before this one
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data; optional keys that are unset are left out."""
@@ -538,7 +539,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-_OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots",
+_OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots", "earlier",
                             "rank_score", "located_spans", "supported_elsewhere"})
 
 

@@ -28,7 +28,7 @@ from graphcite.store import Store, utcnow
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
 
-__all__ = ["AUDIENCES", "MAX_STREAM_LINE", "check_answer", "check_audience", "gate_answer", "gate_stream",
+__all__ = ["AUDIENCES", "MAX_STREAM_LINE", "check_answer", "check_audience", "earlier_checks", "gate_answer", "gate_stream",
            "history", "read_lines", "resolve_answer", "verify_answer"]
 
 AUDIENCES = ("public", "internal")
@@ -109,9 +109,46 @@ def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAns
         report["answer_rev"] = rev
         for claim in report["claims"]:
             claim["claim_id"] = claim_id_for(rev, claim["index"])
+        earlier = earlier_checks(store, rev, report)
+        if earlier is not None:
+            report["earlier"] = earlier
         if record:
             _append_records(store, rev, report, config)
     return report
+
+
+def earlier_checks(store: Store, rev: str, report: dict[str, Any]) -> dict[str, Any] | None:
+    """For an answer revision verified before: the checks performed then, per claim the last status
+    and configuration, the reviewers' judgements, and any newer revision that corrects this one.
+    None for an answer checked for the first time."""
+    rows = store.rows("""
+        SELECT claim_id, count(*) AS checks, max(verified_at) AS last_at,
+               arg_max(status, verified_at) AS last_status, arg_max(config_hash, verified_at) AS last_config
+        FROM verification WHERE answer_rev = ? GROUP BY claim_id""", [rev])
+    if not rows:
+        return None
+    by_claim = {r["claim_id"]: r for r in rows}
+    reviews = {r["claim_id"]: r for r in store.rows("""
+        SELECT a.claim_id, count(*) AS judgements, count(DISTINCT a.label) AS labels, max(a.created_at) AS last_at
+        FROM annotation a JOIN claim c ON c.claim_id = a.claim_id
+        WHERE c.answer_rev = ? GROUP BY a.claim_id""", [rev])}
+    newer = [r["answer_rev"] for r in store.rows(
+        "SELECT answer_rev FROM answer WHERE corrects = ? ORDER BY stored_at, answer_rev", [rev])]
+    claims = []
+    for claim in report["claims"]:
+        seen = by_claim.get(claim["claim_id"])
+        review = reviews.get(claim["claim_id"])
+        item: dict[str, Any] = {"claim_id": claim["claim_id"], "checks": int(seen["checks"]) if seen else 0}
+        if seen:
+            item.update(last_verified_at=str(seen["last_at"]), last_status=seen["last_status"],
+                        last_config_hash=seen["last_config"], status_changed=seen["last_status"] != claim["status"])
+        if review:
+            item.update(judgements=int(review["judgements"]), contested=int(review["labels"]) > 1,
+                        last_judged_at=str(review["last_at"]))
+        claims.append(item)
+    return {"checks": max(int(r["checks"]) for r in rows),
+            "last_verified_at": str(max(r["last_at"] for r in rows)),
+            "corrected_by": newer, "claims": claims}
 
 
 def _append_records(store: Store, rev: str, report: dict[str, Any], config: VerifierConfig) -> None:

@@ -50,6 +50,7 @@ def test_check_returns_the_cli_report_and_stores_it(client: Any) -> None:
     # exactly what the library (and so `graphcite check --json`) reports for the same answer and store
     with client.app.app.state.service.writer() as store:
         direct = check_answer(store, load_answer_json("clean.json"), record=False)
+    assert direct.pop("earlier")["checks"] == 1  # the service's check was recorded; the library says so
     assert json.loads(json.dumps(direct, default=str)) == report
     listed = client.get("/v1/answers").json()
     clean = next(a for a in listed if a["answer_rev"] == report["answer_rev"])

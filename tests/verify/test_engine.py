@@ -204,9 +204,14 @@ def test_no_claims_is_not_faithful(policy_store: Store) -> None:
 def test_reports_are_byte_identical_and_records_append(policy_store: Store) -> None:
     answer = {"answer_id": "same", "claims": [claim("Refund requests are accepted for 14 days.",
                                                     cite("Refund requests are accepted for 14 days."))]}
-    first = json.dumps(check_answer(policy_store, answer), sort_keys=True)
-    second = json.dumps(check_answer(policy_store, answer), sort_keys=True)
-    assert first == second
+    first_report = check_answer(policy_store, answer)
+    second_report = check_answer(policy_store, answer)
+    assert "earlier" not in first_report and second_report.pop("earlier")["checks"] == 1  # the store grew
+    first = json.dumps(first_report, sort_keys=True)
+    assert first == json.dumps(second_report, sort_keys=True)
+    loaded = load_answer(answer)
+    assert json.dumps(verify_answer(policy_store, loaded), sort_keys=True) == \
+        json.dumps(verify_answer(policy_store, loaded), sort_keys=True)
     claim_id = json.loads(first)["claims"][0]["claim_id"]
     records = history(policy_store, claim_id)
     assert len(records) == 2 and all(r["status"] == "supported" for r in records)
@@ -269,3 +274,19 @@ def test_public_report_echoes_nothing_the_store_knows_of_a_restricted_citation(p
     assert revisions and not any(r in blob for r in revisions)
     assert units and not any(u in blob for u in units)
     assert cit["revision"] is None and cit["unit_id"] is None and cit["heading_path"] == []
+
+
+def test_a_second_check_shows_the_checks_performed_before(policy_store: Store, tmp_path: Path) -> None:
+    path = tmp_path / "answer.json"
+    path.write_text(json.dumps({"answer_id": "again", "claims": [
+        claim("Refund requests are accepted for 14 days.", cite("Refund requests are accepted for 14 days."))]}),
+        encoding="utf-8")
+    first = check_answer(policy_store, path)
+    assert "earlier" not in first
+    second = check_answer(policy_store, path)
+    earlier = second["earlier"]
+    assert earlier["checks"] == 1 and earlier["corrected_by"] == []
+    item = earlier["claims"][0]
+    assert item["claim_id"] == second["claims"][0]["claim_id"]
+    assert item["last_status"] == "supported" and item["status_changed"] is False
+    assert second["claims"][0]["status"] == "supported"
