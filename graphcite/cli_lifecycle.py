@@ -175,6 +175,46 @@ def answerable_command(plan: Annotated[str, typer.Argument(help="PLAN.json: the 
         err.print("warning: some needs lack current, visible evidence", markup=False)
 
 
+def check_summary_command(summary: Annotated[str, typer.Argument(help="summary file (text or Markdown)")],
+                          source: Annotated[str, typer.Option("--source", help="KEY or KEY@REVISION it summarises")],
+                          selective: Annotated[bool, typer.Option("--selective", help="the task allows omissions: "
+                                                                  "omitted sections become notes")] = False,
+                          config: Annotated[str | None, typer.Option("--config", help="verifier configuration")] = None,
+                          audience: AudienceOption = "internal", db: DbOption = None,
+                          as_json: JsonOption = False) -> None:
+    """Check a summary against one source revision: every sentence verified, key sections covered."""
+    from pathlib import Path
+
+    from graphcite.lifecycle.summary import check_summary
+    from graphcite.verify.check import check_audience
+    from graphcite.verify.config import VerifierConfig, load_config
+
+    check_input_file(summary, "SUMMARY")
+    check_input_file(config, "--config")
+    check_audience(audience)
+    try:
+        text = Path(summary).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise make_error("E202", where=summary, detail="not UTF-8 text") from exc
+    cfg = load_config(config) if config else VerifierConfig()
+    with open_cli_store(db, read_only=True) as store:
+        result = check_summary(store, text, source, config=cfg, audience=audience, selective=selective)
+    if as_json:
+        print_json(result)
+        return
+    table = Table("sentence", "status")
+    for claim in result["sentences"]:
+        table.add_row(Text(claim["text"]), claim["status"])
+    out.print(table)
+    sections = Table("section", "why", "coverage")
+    for item in result["coverage"]:
+        sections.add_row(Text(item["section"]), Text(item["why"]), item["outcome"])
+    out.print(sections)
+    out.print("faithful summary" if result["faithful"] else "not a faithful summary of this revision", markup=False)
+    if not result["faithful"]:
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``stale``, ``recheck``, ``accept``, ``acceptances`` and ``answerable`` to ``app``."""
     app.command("stale")(handles_errors(stale_command))
@@ -182,3 +222,4 @@ def register(app: typer.Typer) -> None:
     app.command("accept")(handles_errors(accept_command))
     app.command("acceptances")(handles_errors(acceptances_command))
     app.command("answerable")(handles_errors(answerable_command))
+    app.command("check-summary")(handles_errors(check_summary_command))
