@@ -10,18 +10,19 @@ from typer.testing import CliRunner
 from graphcite.errors import NotFoundError
 from graphcite.lifecycle.summary import check_summary, high_consequence_sections
 from graphcite.store import Store
-from graphcite.verify.config import load_config
+from graphcite.verify.config import VerifierConfig, load_config
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "graphcite" / "examples"
 DR = "decisions/dr-017-webhook-retries.md"
 
 
 @pytest.fixture
-def config():  # noqa: ANN201 - the corpus's own configuration
+def config() -> VerifierConfig:
+    """The corpus's own configuration (its domain lexicon)."""
     return load_config(EXAMPLES / "verifier.yaml")
 
 
-def test_sentences_are_verified_and_omitted_sections_listed(corpus_store: Store, config) -> None:
+def test_sentences_are_verified_and_omitted_sections_listed(corpus_store: Store, config: VerifierConfig) -> None:
     summary = ("The relay makes at most five delivery attempts for each event. "
                "After the fifth failed attempt the event is parked for 72 hours.")
     result = check_summary(corpus_store, summary, DR, config=config)
@@ -35,7 +36,7 @@ def test_sentences_are_verified_and_omitted_sections_listed(corpus_store: Store,
     assert selective["faithful"] and not selective["omitted"]
 
 
-def test_a_sentence_that_turns_history_into_the_present_is_not_supported(corpus_store: Store, config) -> None:
+def test_a_sentence_that_turns_history_into_the_present_is_not_supported(corpus_store: Store, config: VerifierConfig) -> None:
     result = check_summary(corpus_store, "Delivery logs are kept for 30 days.", DR, config=config, selective=True)
     assert result["sentences"][0]["status"] != "supported" and not result["faithful"]
 
