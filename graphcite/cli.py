@@ -574,49 +574,20 @@ def demo(db: Annotated[str, typer.Option("--db", help="store for the demo")] = "
     run_demo(db=db, out_dir=check_output_dir(Path(out_dir), "--out"), console=out)
 
 
-def _register_graph_commands() -> None:
-    from graphcite.cli_graph import register
-
-    register(app)
-
-
-_register_graph_commands()
+# Command groups that live in their own modules, each with a register(app) function; imported here so
+# `graphcite --help` lists them (each module defers its heavy imports to the command bodies).
+_COMMAND_MODULES = ("graphcite.cli_graph", "graphcite.cli_formats", "graphcite.serve.cli",
+                    "graphcite.cli_reviewers", "graphcite.cli_lifecycle")
 
 
-def _register_formats_command() -> None:
-    from graphcite.cli_formats import register
+def _register_command_modules() -> None:
+    import importlib
 
-    register(app)
-
-
-_register_formats_command()
+    for name in _COMMAND_MODULES:
+        importlib.import_module(name).register(app)
 
 
-def _register_serve_command() -> None:
-    from graphcite.serve.cli import register
-
-    register(app)
-
-
-_register_serve_command()
-
-
-def _register_reviewers_command() -> None:
-    from graphcite.cli_reviewers import register
-
-    register(app)
-
-
-_register_reviewers_command()
-
-
-def _register_lifecycle_commands() -> None:
-    from graphcite.cli_lifecycle import register
-
-    register(app)
-
-
-_register_lifecycle_commands()
+_register_command_modules()
 
 
 def main() -> None:

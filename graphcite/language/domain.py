@@ -89,7 +89,7 @@ def _paraphrase(value: Any) -> frozenset[str]:
     return words
 
 
-_CACHE: dict[tuple[str, str], DomainLexicon] = {}
+_CACHE: dict[tuple[str, int, int], DomainLexicon] = {}
 
 
 def load_domain(path: str | Path) -> DomainLexicon:
@@ -100,11 +100,12 @@ def load_domain(path: str | Path) -> DomainLexicon:
     import yaml
 
     file = Path(path)
+    info = file.stat()
+    key = (str(file.resolve()), info.st_mtime_ns, info.st_size)
+    if key in _CACHE:  # every check asks for its domain: read and hash the file only when it changed
+        return _CACHE[key]
     raw = file.read_bytes()
     digest = hashlib.sha256(raw).hexdigest()[:16]
-    key = (str(file.resolve()), digest)
-    if key in _CACHE:
-        return _CACHE[key]
     data = yaml.safe_load(raw.decode("utf-8")) or {}
     if not isinstance(data, dict):
         raise ValueError("expected a mapping with name, synonyms, equivalences, entity_nouns, imperative_verbs")

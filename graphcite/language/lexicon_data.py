@@ -198,6 +198,8 @@ def load_tables() -> LexiconTables:
     return LexiconTables(_Container(gzip.decompress(_raw())))
 
 
+@lru_cache(maxsize=1)
 def lexicon_digest() -> str:
-    """SHA-256 of the compiled lexicon file, for reports that record which knowledge they used."""
+    """SHA-256 of the compiled lexicon file, for reports that record which knowledge they used
+    (hashed once per process: every configuration hash asks for it)."""
     return hashlib.sha256(_raw()).hexdigest()

@@ -86,6 +86,15 @@ def _lexical_text(claim: AtomicClaim, config: VerifierConfig) -> str:
     return blank_values(claim.text, claim.values)
 
 
+def _judged_text(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> str:
+    """The claim text a judge reads against ``evidence``: attribution ("DR-017 says ...") stripped
+    when the evidence is that attributed source."""
+    text = _lexical_text(claim, config)
+    if not config.lexical_only and attributed(claim, evidence):
+        text = attribution_stripped(text)
+    return text
+
+
 def _aligned(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> Judgement:
     """The default support test: the weighted share of the claim's slots found in the evidence,
     directly or by paraphrase (synonym, derivation, a more specific word)."""
@@ -114,9 +123,7 @@ def _evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfi
     if config.judge == "heuristic" and not config.lexical_only:
         verdict = _aligned(claim, evidence, config)
     else:
-        text = _lexical_text(claim, config)
-        if not config.lexical_only and attributed(claim, evidence):
-            text = attribution_stripped(text)
+        text = _judged_text(claim, evidence, config)
         verdict = judge(text, evidence.envelope, config)
     findings = [Finding("GC201", "lexical-support", "pass" if verdict.label == "supports" else "fail",
                         verdict.rationale + (f"; {verdict.fallback}" if verdict.fallback else ""),
@@ -328,10 +335,7 @@ def _prefetch_judgements(answer: InputAnswer, parts_per_claim: Sequence[Sequence
         for part in parts or [_whole(claim)]:
             for cit in resolved:
                 if cit.valid and cit.evidence is not None:
-                    text = _lexical_text(part, config)
-                    if attributed(part, cit.evidence):
-                        text = attribution_stripped(text)
-                    pairs.append((text, cit.evidence.envelope))
+                    pairs.append((_judged_text(part, cit.evidence, config), cit.evidence.envelope))
     if pairs:
         judge_many(pairs, config)
 
