@@ -30,6 +30,7 @@ import anyio.to_thread
 
 from graphcite.claims.formats import AnswerLimits
 from graphcite.serve.reviewers import ensure_reviewer_table
+from graphcite.serve.warm import WarmReads, WarmView
 from graphcite.store import Store, open_store
 from graphcite.verify.check import AUDIENCES
 from graphcite.verify.config import VerifierConfig
@@ -92,6 +93,8 @@ class Service:
         self._free: list[Store] = []
         self._views: list[Store] = []
         self.stream_limiter = anyio.CapacityLimiter(settings.stream_workers)
+        #: evidence-query answers shared by every view: a check reads its cited units from memory
+        self.warm = WarmReads()
         self.closed = False
 
     # -- store views ------------------------------------------------------------------------------
@@ -108,7 +111,8 @@ class Service:
         with self._pool_lock:
             view = self._free.pop() if self._free else self._new_view()
         try:
-            yield view
+            self.warm.revalidate(view)
+            yield WarmView(view, self.warm)  # type: ignore[misc]  # reads evidence from memory once warm
         finally:
             if view._depth:  # an interrupted transaction: never hand a view in that state out again
                 with contextlib.suppress(Exception):

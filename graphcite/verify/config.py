@@ -31,6 +31,9 @@ def split_judge(value: str) -> tuple[str, str | None]:
     return value.strip().lower(), None
 
 
+_HASHES: dict[tuple[str, str], str] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class VerifierConfig:
     """Everything that can change a verdict; its hash is recorded with every result."""
@@ -90,8 +93,20 @@ class VerifierConfig:
 
     @property
     def hash(self) -> str:
-        blob = json.dumps(self.as_dict(), sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        """Digest of :meth:`as_dict`; remembered per configuration and domain-lexicon digest.
+
+        A check stamps it on every record, so it is asked for many times with the same answer; the
+        domain digest is in the key because the lexicon file may change under a running server.
+        """
+        key = (repr(self), self.domain_lexicon().digest)
+        found = _HASHES.get(key)
+        if found is None:
+            blob = json.dumps(self.as_dict(), sort_keys=True, default=str)
+            found = hashlib.sha256(blob.encode()).hexdigest()[:16]
+            if len(_HASHES) > 256:
+                _HASHES.clear()
+            _HASHES[key] = found
+        return found
 
     def with_overrides(self, **changes: Any) -> VerifierConfig:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
