@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from graphcite.language.nlp import lemma
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence, clause_for
@@ -31,7 +33,8 @@ def states_predicate(claim: AtomicClaim, evidence: Evidence) -> bool:
 
 @rule("GC401", "negation-mismatch", family="polarity", effect="contradicts",
       good=[("The relay does not retry expired webhooks.", "The relay never retries expired webhooks."),
-            ("The relay retries failed webhooks.", "The relay retries failed webhooks twice.")],
+            ("The relay retries failed webhooks.", "The relay retries failed webhooks twice."),
+            ("The pump stops after 40 seconds without flow.", "After 40 seconds without flow the pump stops.")],
       bad=[("The relay retries expired webhooks.", "The relay does not retry expired webhooks."),
            ("Exports are not encrypted at rest.", "Exports are encrypted at rest with per-tenant keys.")])
 def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
@@ -45,6 +48,8 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     theirs = evidence.negation_for(claim.text, claim.predicate)
     if bool(claim.negated) == bool(theirs):
         return ""
+    if theirs and _says_too(theirs, claim.text):
+        return ""  # the claim carries the same negative word ("... without flow"): same polarity
     if not states_predicate(claim, evidence):
         return None  # the evidence is silent on the predicate: the negative-claim rule decides
     if claim.negated and evidence.kind in {"contract", "registry", "manifest"}:
@@ -52,3 +57,8 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     if claim.negated:
         return f"claim is negated ({claim.negation_cue!r}), evidence is not"
     return f"evidence is negated ({theirs!r}), claim is not"
+
+
+def _says_too(cue: str, text: str) -> bool:
+    """The negation cue occurs in ``text`` as a word (claims and evidence read "without X" alike)."""
+    return re.search(rf"(?<![\w']){re.escape(cue)}(?![\w'])", text, re.IGNORECASE) is not None
