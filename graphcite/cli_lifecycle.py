@@ -210,6 +210,9 @@ def check_summary_command(summary: Annotated[str, typer.Argument(help="summary f
     for item in result["coverage"]:
         sections.add_row(Text(item["section"]), Text(item["why"]), item["outcome"])
     out.print(sections)
+    for shift in result["shifts"]:
+        where = f"sentence {shift['sentence'] + 1}" if shift["sentence"] is not None else shift.get("section")
+        out.print(f"{shift['kind']}: {where}: {shift['what']}", markup=False)
     out.print("faithful summary" if result["faithful"] else "not a faithful summary of this revision", markup=False)
     if not result["faithful"]:
         raise typer.Exit(1)

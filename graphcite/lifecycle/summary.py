@@ -17,6 +17,7 @@ from graphcite.claims.markers import sentence_spans
 from graphcite.errors import make_error
 from graphcite.language.align import align
 from graphcite.language.words import word_list
+from graphcite.lifecycle.shifts import summary_shifts
 from graphcite.store import Store
 from graphcite.verify.check import verify_answer
 from graphcite.verify.config import VerifierConfig
@@ -99,4 +100,5 @@ def check_summary(store: Store, summary: str, source: str, *, config: VerifierCo
     omitted = [c["section"] for c in coverage if c["outcome"] == "omitted"]
     return {"source": key, "revision": revision, "audience": audience, "selective": selective,
             "sentences": report["claims"], "coverage": coverage, "omitted": omitted,
+            "shifts": summary_shifts(report["claims"], coverage),
             "faithful": all(c["supported"] for c in report["claims"]) and not omitted}

@@ -117,3 +117,53 @@ def entity_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
                          evidence.source_key, *(key for key, _ in evidence.superseded_by)]).lower()
     missing = sorted(e for e in mine if e.lower() not in haystack)
     return "; ".join(f"evidence does not name {e!r}" for e in missing)
+
+
+_DETERMINED = re.compile(r"^\s*(?:the|this|that|these|those|a|an|one|its|their|our|his|her|my|your)\b", re.I)
+
+
+@lru_cache(maxsize=1)
+def _example_marker() -> re.Pattern[str]:
+    from graphcite.language.words import word_list
+
+    alternatives = "|".join(sorted((re.escape(m) for m in word_list("example_markers")), key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])", re.I)
+
+
+def _generic(claim: AtomicClaim) -> bool:
+    """A universal or bare plural subject ("All adapters ...", "Carrier adapters ...")."""
+    if (claim.quantifier or "").lower() in _UNIVERSAL:
+        return True
+    subject = (claim.subject or "").strip()
+    if not subject or _DETERMINED.match(subject) or named_entities(subject):
+        return False
+    head = subject.split()[-1].lower()
+    return head.endswith("s") and not head.endswith("ss") and lemma_lookup().get(head, head) != head
+
+
+@rule("GC504", "example-generalised", family="scope", effect="insufficient",
+      good=[("The Pelican adapter retries twice.", "For example, the Pelican adapter retries twice."),
+            ("Carrier adapters retry twice.", "Carrier adapters retry twice, for example after a timeout.")],
+      bad=[("Carrier adapters retry twice.", "For example, the Pelican adapter retries twice."),
+           ("All dispatch queues drain within a minute.",
+            "For instance, the night queue drains within a minute.")])
+def example_generalised(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """An example is one case: stating it of a whole class is a generalisation the source did not make.
+
+    A summary that turns "for example, the Pelican adapter retries twice" into "carrier adapters retry
+    twice" reads fluently and overlaps in every content word. The rule fires only when the cited
+    sentence opens or is headed as an example and the claim speaks of a class (a universal or a bare
+    plural subject); a claim about the example itself, or one that keeps the example marker, passes.
+    """
+    quote = evidence.quote
+    marker = _example_marker().search(quote)
+    headed = any(_example_marker().search(h) or h.strip().lower() in {"example", "examples"}
+                 for h in evidence.heading_path[-1:])
+    if marker is None and not headed:
+        return None
+    if marker is not None and marker.start() > max(0, len(quote) // 3) and not headed:
+        return ""  # "... retry twice, for example after a timeout": the example is a detail, not the case
+    if _example_marker().search(claim.sentence or claim.text) or not _generic(claim):
+        return ""
+    cue = marker.group(0) if marker is not None else evidence.heading_path[-1]
+    return f"evidence gives one case ({cue!r}); the claim states it of {claim.subject or 'a whole class'!r}"
