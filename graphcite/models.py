@@ -442,6 +442,27 @@ class FindingOut:
     detail: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class QuotePieceOut:
+    """One verbatim piece of a transformed quote: code-point offsets into the revision and its stored text."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteTransformationOut:
+    """An explicit change a quote makes: an ellipsis (text left out) or an editor's bracketed insertion.
+
+    ``at`` is the index of the piece it stands before (the number of pieces when it ends the quote).
+    """
+
+    kind: Literal["ellipsis", "insertion"]
+    text: str
+    at: int
+
+
 @dataclass(slots=True)
 class CitationVerdict:
     """One citation of a claim as reported: where it points, whether it is valid, what it does."""
@@ -468,6 +489,18 @@ class CitationVerdict:
     rank_score: float | None = None  # how well the located span matched the claim (0-1)
     located_spans: list[dict[str, Any]] | None = None  # every unit used when a located claim needed several
     supported_elsewhere: dict[str, Any] | None = None  # an uncited unit that holds the claim (never support)
+    quote_pieces: list[QuotePieceOut] | None = None  # a transformed quote: its verbatim pieces, in order
+    quote_transformations: list[QuoteTransformationOut] | None = None  # ... and its ellipses and insertions
+
+    def __post_init__(self) -> None:
+        # a transformed quote arrives as a string that carries its pieces (verify.quotes.RenderedQuote)
+        pieces = getattr(self.quote, "pieces", None)
+        if pieces is not None and self.quote_pieces is None:
+            self.quote_pieces = [QuotePieceOut(p["start"], p["end"], p["text"]) for p in pieces]
+            self.quote_transformations = [QuoteTransformationOut(t["kind"], t["text"], t["at"])
+                                          for t in getattr(self.quote, "transformations", [])]
+        if self.quote is not None and type(self.quote) is not str:
+            self.quote = str(self.quote)
 
 
 @dataclass(slots=True)
@@ -540,7 +573,8 @@ def _plain(value: Any) -> Any:
 
 
 _OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots", "earlier",
-                            "rank_score", "located_spans", "supported_elsewhere"})
+                            "rank_score", "located_spans", "supported_elsewhere",
+                            "quote_pieces", "quote_transformations"})
 
 
 class Reviewer(SQLModel, table=True):

@@ -1,4 +1,4 @@
-"""The codes the engine itself reports: citation integrity (GC101-GC107), support (GC201) and the
+"""The codes the engine itself reports: citation integrity (GC101-GC110), support (GC201) and the
 multi-citation codes (GC951-GC953). Together with the qualifier rules in :mod:`graphcite.verify.registry`
 they make one catalogue: `graphcite rules` lists every code, `graphcite rules explain CODE` prints
 its why and its cases, and a meta-test runs every case through a real store.
@@ -25,6 +25,11 @@ CASE_CORPUS: dict[str, str] = {
     "cases/secret.md": "---\ntitle: Staff returns\nvisibility: restricted\n---\n# Staff returns\n\n"
                        "Staff refunds are accepted for 60 days after delivery.\n",
     "cases/depot.md": "# Depot\n\nParcels wait at the depot. Parcels wait at the depot.\n",
+    "cases/relay.md": "# Relay\n\n## Routing\n\n"
+                      "The relay forwards urgent parcels first. It holds the rest until the evening run.\n\n"
+                      "The evening run leaves the depot at six.\n\n"
+                      "## Staffing\n\nTwo couriers work the evening shift.\n\n"
+                      "## Flags\n\nThe relay's \"hold\" flag \u2014 set by the dispatcher \u2014 pauses forwarding.\n",
 }
 CASE_POLICY_V2 = CASE_CORPUS["cases/policy.md"] + "\nStore credit never expires.\n"
 
@@ -160,3 +165,40 @@ _entry("GC953", "restricted-origin", "multi-source", "note",
        report names the unit; a public report says only that the origin is withheld.""",
        good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),))],
        bad=[CitationCase("Refunds are accepted for 60 days after delivery.", (_cite(_REFUND),))])
+
+_RELAY = "cases/relay.md"
+_FORWARDS = "The relay forwards urgent parcels first."
+_EVENING = "The evening run leaves the depot at six."
+_entry("GC108", "quote-transformed", "integrity", "note",
+       """A quote may leave words out with an ellipsis ("...") and add an editor's clarification in square
+       brackets ("[the relay]"), as long as it says so. Every verbatim piece must occur at its offsets, in
+       the quoted order, in one unit or adjacent units of one section; the report then notes the
+       transformation, lists the pieces with their offsets and shows them rendered from the stored text,
+       the ellipses and insertions marked as such, never blended into the source's words.""",
+       good=[CitationCase("The relay forwards urgent parcels first.", (_cite(_FORWARDS, _RELAY),))],
+       bad=[CitationCase("The relay forwards urgent parcels first.",
+                         (_cite("The relay forwards … parcels first.", _RELAY),)),
+            CitationCase("The relay holds the rest until the evening run.",
+                         (_cite("[The relay] holds the rest until the evening run.", _RELAY),))])
+_entry("GC109", "quote-pieces-unrelated", "integrity", "invalid",
+       """The pieces of a quote with an ellipsis must read in the order the source has them and come from
+       one passage: one unit, or adjacent units of one section. A quote that reverses its pieces or joins
+       sentences from different sections (or documents) puts words together that the source never put
+       together, so the citation is invalid.""",
+       good=[CitationCase("The relay forwards urgent parcels first and the evening run leaves at six.",
+                          (_cite(f"{_FORWARDS} … {_EVENING}", _RELAY),))],
+       bad=[CitationCase("The evening run leaves at six and the relay forwards urgent parcels first.",
+                         (_cite(f"{_EVENING} … {_FORWARDS}", _RELAY),)),
+            CitationCase("The evening run leaves at six with two couriers.",
+                         (_cite(f"{_EVENING} … Two couriers work the evening shift.", _RELAY),))])
+_entry("GC110", "quote-normalised", "integrity", "note",
+       """Matching a quote may ignore typography that answers often change (curly for straight quotes,
+       an en dash for an em dash, non-breaking spaces, runs of whitespace), but never silently: the
+       report names what had to be normalised, and the quote shown is the stored characters at the
+       stored offsets.""",
+       good=[CitationCase("The hold flag pauses forwarding.",
+                          (_cite("The relay's \"hold\" flag \u2014 set by the dispatcher \u2014 pauses forwarding.",
+                                 _RELAY),))],
+       bad=[CitationCase("The hold flag pauses forwarding.",
+                         (_cite("The relay\u2019s \u201chold\u201d flag \u2013 set by the dispatcher \u2013 pauses "
+                                "forwarding.", _RELAY),))])

@@ -5,6 +5,12 @@ Checks, in order: the source or unit exists (else "invented identifier"), the pi
 inside the unit or document, and the quote equals the stored text at the offsets (drift and
 paraphrase are reported). The quote shown to users is always rendered from the stored revision.
 
+A quote that is not verbatim may still stand when it makes its changes explicit (ellipses, bracketed
+insertions) or differs only typographically (curly quotes, dashes, spaces): see
+:mod:`graphcite.verify.quotes`. Its pieces must be verbatim, in order, in one unit or adjacent units of
+one section (GC108 notes the transformation, GC109 fails pieces that do not belong together, GC110
+names what matching normalised).
+
 A citation whose offsets or pages could not be read (negative, reversed, not integers, beyond
 2^63 - 1, a malformed marker such as ``[policy.md:-5-10]``) arrives with a ``defect``: it fails
 GC105 like a span past the end, its claim is ``invalid``, and the other citations are still checked.
@@ -28,6 +34,7 @@ from graphcite.store import Store
 from graphcite.verify.catalogue import CODES
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.locate import ElsewhereQuery, LocateQuery, find_elsewhere, rank_units
+from graphcite.verify.quotes import QuoteMatch, QuoteProblem, RenderedQuote, match_quote, scope_problem
 from graphcite.verify.registry import Finding
 
 __all__ = ["ResolvedCitation", "resolve_citations", "source_aliases"]
@@ -61,6 +68,7 @@ class ResolvedCitation:
     located_spans: list[dict[str, Any]] | None = None  # every unit of a located claim that needed several
     elsewhere: dict[str, Any] | None = None  # an uncited unit that holds the claim (reported, never support)
     joint_units: list[dict[str, Any]] = field(default_factory=list)  # the located units after the first
+    quote_match: QuoteMatch | None = None  # a transformed quote's pieces (document offsets)
 
     def fail(self, code: str, detail: str) -> None:
         self.findings.append(Finding(code, INTEGRITY_RULES[code], "fail", detail, "insufficient"))
@@ -298,6 +306,10 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
         cit.fail("GC106", "the quote is empty")
         return cit
     start, end = ref.start, ref.end
+    if quote is not None and not _verbatim(scope_text, quote, start, end):
+        placed = match_quote(scope_text, quote, start, end)
+        if placed is not None:
+            return _placed_quote(cit, placed, revision, scope_text, base_offset)
     if start is None or end is None:
         if quote is None:
             cit.fail("GC105", "give both start and end, or a quote")
@@ -329,6 +341,54 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
     cit.start, cit.end, cit.quote = start + base_offset, end + base_offset, stored
     cit.revision_row = revision
     return cit
+
+
+def _verbatim(text: str, quote: str, start: int | None, end: int | None) -> bool:
+    if start is not None and end is not None:
+        return text[start:end] == quote
+    return quote in text
+
+
+def _placed_quote(cit: ResolvedCitation, placed: QuoteMatch | QuoteProblem, revision: dict[str, Any],
+                  text: str, offset: int) -> ResolvedCitation:
+    """A quote placed by :func:`match_quote` (pieces, normalisation) or the reason it cannot be."""
+    if isinstance(placed, QuoteProblem):
+        cit.fail(placed.code, placed.detail)
+        return cit
+    placed = placed.shifted(offset)
+    cit.start, cit.end = placed.start, placed.end
+    if placed.parsed.transformed:
+        cit.quote, cit.quote_match = RenderedQuote.of(placed, text, offset), placed
+    else:
+        cit.quote = text[placed.start - offset:placed.end - offset]
+    if placed.normalised:
+        cit.note("GC110", f"matched only after normalising {' and '.join(placed.normalised)}; the stored "
+                          "characters are shown")
+    cit.revision_row = revision
+    return cit
+
+
+def _transformed_evidence(cit: ResolvedCitation, units: list[dict[str, Any]], fetched: _Fetched) -> bool:
+    """Check a transformed quote's pieces belong together (GC109) and make its evidence of the pieces alone."""
+    placed, revision = cit.quote_match, cit.revision_row
+    assert placed is not None and revision is not None and cit.evidence is not None
+    if not cit.ref.chunk_id:
+        problem = scope_problem(placed.pieces, units)
+        if problem:
+            cit.evidence = None
+            cit.fail("GC109", problem)
+            return False
+    kinds = [t.kind for t in placed.parsed.transformations]
+    inserted = [f"[{t.text}]" for t in placed.parsed.transformations if t.kind == "insertion"]
+    cit.note("GC108", f"{len(placed.pieces)} verbatim piece{'s' if len(placed.pieces) != 1 else ''} in order"
+                      f"{' in one unit' if len({u['unit_id'] for u in units}) == 1 else ' in adjacent units'}; "
+                      + ", ".join(filter(None, [
+                          f"{kinds.count('ellipsis')} ellipsis" if "ellipsis" in kinds else "",
+                          f"inserted {' '.join(inserted)}" if inserted else ""])))
+    pieces = [{"row": next(u for u in units if u["start"] < p.end and u["end"] > p.start), "start": p.start,
+               "end": p.end} for p in placed.pieces]
+    cit.evidence = _joint_evidence(cit.evidence, pieces, revision["text"], fetched, sep=" ")
+    return True
 
 
 def _finish(cit: ResolvedCitation, fetched: _Fetched) -> ResolvedCitation:
@@ -371,11 +431,17 @@ def _finish(cit: ResolvedCitation, fetched: _Fetched) -> ResolvedCitation:
     if cit.joint_units:
         pieces = [{"row": primary, "start": cit.start, "end": cit.end}, *cit.joint_units]
         cit.evidence = _joint_evidence(cit.evidence, pieces, revision["text"], fetched)
+    if cit.quote_match is not None:
+        _transformed_evidence(cit, units, fetched)
     return cit
 
 
-def _joint_evidence(evidence: Evidence, pieces: list[dict[str, Any]], text: str, fetched: _Fetched) -> Evidence:
-    """One evidence of several located spans of one revision: quotes and units joined, values re-based."""
+def _joint_evidence(evidence: Evidence, pieces: list[dict[str, Any]], text: str, fetched: _Fetched,
+                    sep: str = "\n") -> Evidence:
+    """One evidence of several spans of one revision: quotes (joined by ``sep``) and units joined, values re-based.
+
+    Used for a claim located in several units and for the verbatim pieces of a transformed quote.
+    """
     quotes: list[str] = []
     values: list[ExtractedValue] = []
     at = 0
@@ -383,7 +449,7 @@ def _joint_evidence(evidence: Evidence, pieces: list[dict[str, Any]], text: str,
         values += [_value(v, piece["start"] - at) for v in fetched.values.get(piece["row"]["unit_id"], [])
                    if v["start"] >= piece["start"] and v["end"] <= piece["end"]]
         quotes.append(text[piece["start"]:piece["end"]])
-        at += len(quotes[-1]) + 1
+        at += len(quotes[-1]) + len(sep)
     units = list({p["row"]["unit_id"]: p["row"] for p in pieces}.values())
     context: list[str] = []
     context_values: list[ExtractedValue] = []
@@ -396,7 +462,7 @@ def _joint_evidence(evidence: Evidence, pieces: list[dict[str, Any]], text: str,
     statuses = [u["status"] for u in units]
     worst = next((s for s in ("forbidden", "rejected", "superseded", "historical", "proposal", "draft")
                   if s in statuses), evidence.status)
-    return replace(evidence, quote="\n".join(quotes), context="\n".join(context), heading_path=headings,
+    return replace(evidence, quote=sep.join(quotes), context="\n".join(context), heading_path=headings,
                    values=tuple(values), context_values=tuple(context_values),
                    status=worst if evidence.status == "current" else evidence.status)
 
