@@ -122,6 +122,26 @@ def accept_command(claim: ClaimArgument,
                    f"{len(record['evidence'])} evidence unit(s)"))
 
 
+def adopt_command(claim: ClaimArgument,
+                  destination: Annotated[str, typer.Option("--destination", help="source key of the maintained document")],
+                  file: Annotated[str, typer.Option("--file", help="that document's file on disk")],
+                  heading: Annotated[str | None, typer.Option("--heading", help="append to this section")] = None,
+                  reviewer: Annotated[str | None, typer.Option("--reviewer", help="who adopts it")] = None,
+                  db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Write an accepted claim into its destination document: a new revision with the document's authority."""
+    from graphcite.lifecycle.adopt import adopt
+
+    with open_cli_store(db) as store:
+        record = adopt(store, claim, destination=destination, file=file, heading=heading, reviewer=reviewer)
+    if as_json:
+        print_json(record)
+        return
+    where = f"unit {record['unit_id']}" if record["unit_id"] else "a unit"
+    out.print(Text(f"adopted {record['claim_id']} into {record['source_key']}: revision {record['revision_id']} "
+                   f"(was {record['previous_revision']}), {where}; it is the document's own text now and carries "
+                   "no verification of the answer"))
+
+
 def acceptances_command(claim: ClaimArgument,
                         task: Annotated[str | None, typer.Option("--task", help="only this task's")] = None,
                         db: DbOption = None, as_json: JsonOption = False) -> None:
@@ -219,10 +239,12 @@ def check_summary_command(summary: Annotated[str, typer.Argument(help="summary f
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``stale``, ``recheck``, ``accept``, ``acceptances`` and ``answerable`` to ``app``."""
+    """Add ``stale``, ``recheck``, ``accept``, ``acceptances``, ``adopt``, ``answerable`` and
+    ``check-summary`` to ``app``."""
     app.command("stale")(handles_errors(stale_command))
     app.command("recheck")(handles_errors(recheck_command))
     app.command("accept")(handles_errors(accept_command))
     app.command("acceptances")(handles_errors(acceptances_command))
+    app.command("adopt")(handles_errors(adopt_command))
     app.command("answerable")(handles_errors(answerable_command))
     app.command("check-summary")(handles_errors(check_summary_command))

@@ -1,0 +1,188 @@
+"""Adoption: an accepted claim enters a maintained document and becomes that document's own text.
+
+An answer is never evidence. When a reviewer has accepted a claim for a destination (a maintained
+document such as a runbook), :func:`adopt` writes the claim's sentence into that document's file,
+ingests the file, and the sentence becomes a unit of the document's *new revision*, with the
+document's authority (its status, its owner, its lineage), nothing more. The answer's verification
+records are not carried over: the new unit is checked like any other unit, and a later claim that
+cites it for the same sentence is resting on the answer it came from. The adoption record says so:
+which claim, which acceptance and which evidence the sentence came from, so an independence audit can
+see that the document's sentence and the answer's evidence are one origin, not two.
+
+The file on disk must be exactly the stored current revision (no unsaved edits are mixed in), and the
+sentence goes in as its own paragraph, at the end of a named section or of the document, followed by
+an HTML comment naming the adoption (comments are not units, so the stored text of the unit is the
+sentence alone).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.schema import CreateTable
+from sqlmodel import Field, SQLModel
+
+from graphcite.errors import make_error
+from graphcite.lifecycle.accept import acceptances
+from graphcite.store import Store, utcnow
+
+__all__ = ["Adoption", "adopt", "adoptions"]
+
+
+class Adoption(SQLModel, table=True):
+    """An accepted claim written into a maintained document: append-only provenance of one sentence."""
+
+    __tablename__ = "adoption"
+    adoption_id: str = Field(primary_key=True)
+    claim_id: str = Field(index=True)
+    answer_rev: str
+    acceptance_id: str
+    source_key: str = Field(index=True)
+    revision_id: str = Field(description="the document revision the sentence entered")
+    unit_id: str | None = Field(default=None, index=True)
+    text: str
+    evidence_json: str = Field(default="[]", description="the evidence the accepted claim relied on")
+    reviewer: str | None = None
+    adopted_at: dt.datetime
+
+
+def _table_exists(store: Store) -> bool:
+    return bool(store.scalar("SELECT count(*) FROM information_schema.tables WHERE table_name = 'adoption'"))
+
+
+def _ensure_table(store: Store) -> None:
+    if _table_exists(store):
+        return
+    ddl = str(CreateTable(Adoption.__table__, if_not_exists=True).compile(  # type: ignore[attr-defined]
+        dialect=postgresql.dialect())).replace("TIMESTAMP WITH TIME ZONE", "TIMESTAMP")
+    store.execute(ddl)
+
+
+def _source_file(store: Store, key: str, path: Path) -> dict[str, Any]:
+    """The source's current revision, checked against the file on disk (the same bytes, or refused)."""
+    row = store.row("SELECT s.key, s.current_revision, r.content_hash FROM source s "
+                    "JOIN source_revision r ON r.revision_id = s.current_revision WHERE s.key = ?", [key])
+    if row is None:
+        raise make_error("E501", where="--destination", detail=f"no source {key!r}",
+                         fix="adopt into a maintained document that is ingested (see `graphcite sources`)")
+    if not path.is_file():
+        raise make_error("E101", where="--file", detail=f"{path} is not a file",
+                         fix="give the path of the destination document on disk")
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != row["content_hash"]:
+        raise make_error("E101", where="--file", detail=f"{path} differs from the stored current revision of {key}",
+                         fix=f"ingest it first (`graphcite ingest {path}`) so the adoption starts from what is stored")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise make_error("E101", where="--file", detail=f"{path} is not UTF-8 text",
+                         fix="adopt into a Markdown or text document") from exc
+    return row
+
+
+def _insert(text: str, sentence: str, note: str, heading: str | None) -> str:
+    """``text`` with ``sentence`` as a new paragraph at the end of section ``heading`` (or of the text)."""
+    block = f"{sentence}\n\n<!-- {note} -->\n"
+    newline = "\r\n" if "\r\n" in text else "\n"
+    block = block.replace("\n", newline)
+    if heading is None:
+        return text.rstrip("\r\n") + newline * 2 + block
+    lines = text.splitlines(keepends=True)
+    wanted = heading.strip().lower()
+    start = next((i for i, line in enumerate(lines)
+                  if re.match(r"^#{1,6}\s", line) and line.lstrip("#").strip().lower() == wanted), None)
+    if start is None:
+        raise make_error("E101", where="--heading", detail=f"no heading {heading!r} in the document",
+                         fix="give a heading that is in the document, or leave --heading out to append at the end")
+    level = len(lines[start]) - len(lines[start].lstrip("#"))
+    end = next((i for i in range(start + 1, len(lines))
+                if re.match(rf"^#{{1,{level}}}\s", lines[i])), len(lines))
+    before = "".join(lines[:end]).rstrip("\r\n") + newline * 2
+    after = "".join(lines[end:])
+    return before + block + (newline + after if after else "")
+
+
+def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, heading: str | None = None,
+          reviewer: str | None = None, today: dt.date | None = None) -> dict[str, Any]:
+    """Write accepted claim ``claim_id`` into the maintained document ``destination`` and ingest it.
+
+    Needs an active acceptance of the claim for that destination. Returns the adoption record with the
+    new revision and unit; the claim's verification is not carried over (``inherits`` is always empty).
+    """
+    from graphcite.ingest import ingest
+
+    active = [a for a in acceptances(store, claim_id, today=today)
+              if a["destination"] == destination and a["state"] == "active"]
+    if not active:
+        raise make_error("E101", where="CLAIM", detail=f"claim {claim_id} has no active acceptance for {destination!r}",
+                         fix=f"accept it first: `graphcite accept {claim_id} --task T --destination {destination}`")
+    acceptance = active[-1]
+    path = Path(file)
+    source = _source_file(store, destination, path)
+    claim = store.row("SELECT claim_id, answer_rev, text FROM claim WHERE claim_id = ?", [claim_id])
+    assert claim is not None  # acceptances() has checked it exists
+    sentence = " ".join(str(claim["text"]).split())
+    if not sentence:
+        raise make_error("E101", where="CLAIM", detail=f"claim {claim_id} has no text", fix="adopt a claim with text")
+    note = (f"graphcite: adopted claim {claim_id} of answer {claim['answer_rev']} "
+            f"(acceptance {acceptance['acceptance_id']})")
+    original = path.read_bytes()
+    text = original.decode("utf-8")
+    path.write_bytes(_insert(text, sentence, note, heading).encode("utf-8"))
+    prefix = destination[: -len(path.name)] if destination.endswith(path.name) else ""
+    try:
+        with store.transaction():
+            ingest(store, [path], prefix=prefix)
+            revision = store.scalar("SELECT current_revision FROM source WHERE key = ?", [destination])
+            if revision == source["current_revision"]:
+                raise make_error("E101", where="--destination", detail=f"{path} is not the file of {destination}",
+                                 fix="give the file whose ingest key is the destination")
+            unit = store.row("SELECT unit_id FROM evidence_unit WHERE revision_id = ? AND text = ? "
+                             "ORDER BY start LIMIT 1", [revision, sentence])
+            _ensure_table(store)
+            now = utcnow()
+            record = {"adoption_id": hashlib.sha256(f"{claim_id}|{revision}|{now.isoformat()}".encode()).hexdigest()[:16],
+                      "claim_id": claim_id, "answer_rev": claim["answer_rev"],
+                      "acceptance_id": acceptance["acceptance_id"], "source_key": destination,
+                      "revision_id": revision, "unit_id": unit["unit_id"] if unit else None, "text": sentence,
+                      "evidence_json": json.dumps(acceptance.get("evidence") or [], sort_keys=True),
+                      "reviewer": reviewer, "adopted_at": now}
+            store.execute(f"INSERT INTO adoption ({', '.join(record)}) VALUES ({', '.join('?' * len(record))})",
+                          list(record.values()))
+    except BaseException:
+        path.write_bytes(original)  # nothing half written: the document goes back to what is stored
+        raise
+    out = dict(record)
+    out["adopted_at"] = now.isoformat()
+    out["previous_revision"] = source["current_revision"]
+    out["evidence"] = json.loads(record["evidence_json"])
+    out["inherits"] = []  # the unit is checked on its own; no verification record moves to it
+    return out
+
+
+def adoptions(store: Store, *, claim_id: str | None = None, unit_ids: list[str] | None = None) -> list[dict[str, Any]]:
+    """Adoption records, oldest first, for one claim or for the given units (empty before any adoption)."""
+    if not _table_exists(store):
+        return []
+    sql = ("SELECT adoption_id, claim_id, answer_rev, acceptance_id, source_key, revision_id, unit_id, text, "
+           "evidence_json, reviewer, adopted_at FROM adoption")
+    params: list[Any] = []
+    if claim_id is not None:
+        sql += " WHERE claim_id = ?"
+        params.append(claim_id)
+    elif unit_ids is not None:
+        if not unit_ids:
+            return []
+        sql += f" WHERE unit_id IN ({', '.join('?' * len(unit_ids))})"
+        params.extend(sorted(set(unit_ids)))
+    rows = store.rows(sql + " ORDER BY adopted_at, adoption_id", params)
+    for row in rows:
+        row["evidence"] = json.loads(row.pop("evidence_json") or "[]")
+        row["adopted_at"] = str(row["adopted_at"])
+    return rows
