@@ -27,7 +27,7 @@ def _failures(sentence: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]
     out = []
     for citation in sentence.get("citations") or []:
         for finding in citation.get("findings") or []:
-            if finding.get("outcome") == "fail":
+            if finding.get("outcome") in {"fail", "note"}:  # a note in the general configuration still shifts
                 out.append((citation.get("index", 0), finding))
     return out
 

@@ -42,7 +42,9 @@ def test_an_example_stated_of_a_class_is_a_shift(store: Store) -> None:
     result = check_summary(store, "Courier adapters retry twice after a timeout.", "adapters.md")
     kinds = [s["kind"] for s in result["shifts"]]
     assert "generalises-example" in kinds
-    assert result["sentences"][0]["status"] != "supported"
+    # a note in the general configuration (GC504 did no better than chance on real text), a shift all the same
+    assert {f["outcome"] for c in result["sentences"][0]["citations"] for f in c["findings"]
+            if f["code"] == "GC504"} == {"note"}
     shift = next(s for s in result["shifts"] if s["kind"] == "generalises-example")
     assert shift["sentence"] == 0 and shift["code"] == "GC504"
 
