@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from graphcite.cli_batch import AddressOption, EngineOption, WorkersOption
 from graphcite.cli_common import (
     STYLES,
     SYMBOLS,
@@ -76,31 +77,24 @@ def ingest(paths: Annotated[list[str], typer.Argument(help="files or folders to 
            prefix: Annotated[str, typer.Option(help="prepended to every source key")] = "",
            jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes for parsing")] = 1,
            max_file_mb: Annotated[float, typer.Option(help="refuse files larger than this (MB = 10^6 bytes)")] = 100.0,
+           engine: EngineOption = "local", address: AddressOption = None, workers: WorkersOption = None,
            quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar or summary")] = False,
            as_json: JsonOption = False) -> None:
     """Ingest files and folders: immutable revisions, evidence units, heading status, typed values, lineage."""
-    from rich.progress import BarColumn, Progress, TextColumn, TransferSpeedColumn
-
+    from graphcite.cli_batch import check_engine_options, ingest_progress
     from graphcite.ingest import ingest as run_ingest
 
     check_int(jobs, "--jobs", minimum=1, maximum=max(64, os.cpu_count() or 1))
+    check_int(workers, "--workers", minimum=1, maximum=4096)
     check_number(max_file_mb, "--max-file-mb", minimum=0, above_minimum=True)
     if any(not p.strip() for p in paths):
         raise make_error("E101", where="PATHS", detail="an empty path names no file",
                          fix="pass a file or folder; use . for the current folder")
-    with _store(db) as store:
-        if quiet or as_json:
-            report = run_ingest(store, paths, prefix=prefix, jobs=jobs, max_file_mb=max_file_mb)
-        else:
-            with Progress(TextColumn("{task.description}"), BarColumn(), TransferSpeedColumn(),
-                          console=err, transient=True) as progress:
-                task = progress.add_task("ingesting", total=None)
-
-                def tick(key: str, size: int) -> None:
-                    progress.update(task, advance=size, description=f"ingesting {key}")
-
-                report = run_ingest(store, paths, prefix=prefix, jobs=jobs, max_file_mb=max_file_mb,
-                                    progress=tick)
+    check_engine_options(engine, workers, address)
+    options: dict[str, Any] = {"prefix": prefix, "jobs": jobs, "max_file_mb": max_file_mb, "engine": engine,
+                               "workers": workers, "address": address}
+    with _store(db) as store, ingest_progress(enabled=not (quiet or as_json)) as tick:
+        report = run_ingest(store, paths, progress=tick, **options)
     if as_json:
         _print_json(report.as_dict())
         return
@@ -577,7 +571,7 @@ def demo(db: Annotated[str, typer.Option("--db", help="store for the demo")] = "
 # Command groups that live in their own modules, each with a register(app) function; imported here so
 # `graphcite --help` lists them (each module defers its heavy imports to the command bodies).
 _COMMAND_MODULES = ("graphcite.cli_graph", "graphcite.cli_formats", "graphcite.serve.cli",
-                    "graphcite.cli_reviewers", "graphcite.cli_lifecycle")
+                    "graphcite.cli_reviewers", "graphcite.cli_lifecycle", "graphcite.cli_batch")
 
 
 def _register_command_modules() -> None:

@@ -1,18 +1,25 @@
 """Files -> source revisions, evidence units, heading status, typed values, lineage: one transaction.
 
-The work per file (read, parse, cut units, extract values; :mod:`graphcite.ingest.prepare`) is pure
-and runs in worker processes with ``jobs > 1``. The main process writes each file's rows as they
-arrive, in batches, inside one transaction, so memory holds a few files at a time and a failure or a
-kill leaves nothing half written; the term index is built at the end with one ``INSERT ... SELECT``.
+The work per file (read, parse, cut units, extract values; :mod:`graphcite.ingest.prepare`) is pure and
+runs in worker processes with ``jobs > 1``, or in Ray tasks with ``engine="ray"`` (a local runtime, or a
+cluster at ``address``), which return each file's rows as Arrow tables. The main process writes each
+file's rows as they arrive, in batches, inside one transaction, so memory holds a few files at a time
+and a failure or a kill leaves nothing half written; the term index is built at the end with one
+``INSERT ... SELECT``.
 
 Unchanged files (same content hash as the current revision) are a no-op; a changed file becomes a
 new revision and the source's pointer moves to it. A file changed back to content stored earlier
 does not make a new revision: the pointer moves back to that earlier revision (``reverted`` in the
 report), so the current revision always follows the latest ingest.
+
+Every id is a content hash and source, revision, unit and value rows are inserted with ``or_ignore``:
+a file prepared twice (a Ray task retried after its worker died) or ingested by two processes at once
+(on PostgreSQL) yields each row once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -25,19 +32,23 @@ from typing import Any
 
 import pyarrow as pa
 
-from graphcite.errors import IngestError
+from graphcite.distributed.runtime import check_engine, check_workers
+from graphcite.errors import IngestError, make_error
 from graphcite.ingest import files as filesmod
 from graphcite.ingest import lineage, terms
 from graphcite.ingest.prepare import PreparedFile, prepare_file, revision_id_for, unit_id_for
 from graphcite.ingest.workers import ordered_map
 from graphcite.store import Store, utcnow
 
-__all__ = ["IngestReport", "PreparedFile", "ingest", "prepare_file", "revision_id_for", "unit_id_for"]
+__all__ = ["IngestReport", "PreparedFile", "ProgressCallback", "ingest", "prepare_file", "revision_id_for", "unit_id_for"]
 
 # Rows held before they are written (the transaction stays open; this only bounds memory).
 _FLUSH_ROWS = 200_000
 _FLUSH_CHARS = 50_000_000
 _SPILL_PREFIX = "graphcite-ingest-"
+
+#: ``progress(key, size, units)`` after each file: its source key, its bytes, its evidence units.
+ProgressCallback = Callable[[str, int, int], None]
 
 
 @dataclass(slots=True)
@@ -97,35 +108,46 @@ class _Writer:
 
     def flush(self) -> None:
         store = self.store
-        store.bulk_insert("source_revision", self.revisions)
+        store.bulk_insert("source_revision", self.revisions, or_ignore=True)
         for name, tables in self.tables.items():
             if tables:
-                store.bulk_insert(name, pa.concat_tables(tables))
+                store.bulk_insert(name, pa.concat_tables(tables), or_ignore=True)
             tables.clear()
         store.bulk_insert("source_link", self.links, or_ignore=True)
         self.revisions, self.links = [], []
         self.rows = self.chars = 0
 
 
-def _check_arguments(paths: Sequence[str | os.PathLike[str]], jobs: int) -> None:
+def _check_arguments(paths: Sequence[str | os.PathLike[str]], jobs: int, engine: str,
+                     workers: int | None, address: str | None) -> None:
     if not paths:
         raise IngestError("no files or folders given", where="PATH", fix="pass at least one file or folder")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise IngestError(f"the number of worker processes must be a whole number >= 1, got {jobs!r}",
                           where="--jobs", fix="pass --jobs 1 (no workers) or more")
+    check_engine(engine)
+    check_workers(workers)
+    if engine == "local" and (workers is not None or address):
+        raise make_error("E106", where="--engine", detail="--workers and --address need --engine ray",
+                         fix="add --engine ray, or use --jobs N for local worker processes")
 
 
 def _prepare_all(found: Sequence[filesmod.FoundFile], jobs: int, max_bytes: int, spill_dir: str,
-                 progress: Callable[[str, int], None] | None) -> Iterable[PreparedFile]:
-    prepare = functools.partial(prepare_file, max_bytes=max_bytes, spill_dir=spill_dir)
+                 progress: ProgressCallback | None, ray_workers: int | None) -> Iterable[PreparedFile]:
     results: Iterable[PreparedFile]
-    if jobs <= 1 or len(found) < 2:
-        results = map(prepare, found)
+    if ray_workers is not None:
+        from graphcite.distributed.tasks import ray_ordered_map
+
+        # no spill folder: a worker may run on another machine, so its rows travel in the result
+        results = ray_ordered_map(prepare_file, found, workers=ray_workers, args=(max_bytes, None))
+    elif jobs <= 1 or len(found) < 2:
+        results = map(functools.partial(prepare_file, max_bytes=max_bytes, spill_dir=spill_dir), found)
     else:
+        prepare = functools.partial(prepare_file, max_bytes=max_bytes, spill_dir=spill_dir)
         results = ordered_map(prepare, found, jobs=min(jobs, len(found)))
     for prepared in results:
         if progress:
-            progress(prepared.key, prepared.size)
+            progress(prepared.key, prepared.size, prepared.units.num_rows)
         yield prepared
 
 
@@ -155,26 +177,35 @@ def _check_sizes(found: Sequence[filesmod.FoundFile], max_bytes: int) -> None:
 
 
 def ingest(store: Store, paths: Sequence[str | os.PathLike[str]], *, prefix: str = "", jobs: int = 1,
-           max_file_mb: float = 100.0,
-           progress: Callable[[str, int], None] | None = None) -> IngestReport:
+           max_file_mb: float = 100.0, engine: str = "local", workers: int | None = None,
+           address: str | None = None, progress: ProgressCallback | None = None) -> IngestReport:
     """Ingest files and folders into ``store`` in one transaction; nothing is written if any file fails.
 
     ``max_file_mb`` is the one size limit every reader honours, in MB of 1,000,000 bytes; it must
     be a positive finite number. ``jobs`` worker processes parse in parallel (1: none); they end
-    with this process even when it is killed.
+    with this process even when it is killed. ``engine="ray"`` sends the per-file work to Ray tasks
+    instead: ``workers`` of them at once on a local runtime, or on the cluster at ``address``; the
+    rows are the same as in-process.
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
-    _check_arguments(paths, jobs)
+    _check_arguments(paths, jobs, engine, workers, address)
     max_bytes = filesmod.max_bytes_for(max_file_mb)
     report = IngestReport()
     found, skipped = filesmod.discover(list(paths), prefix=prefix, warnings=report.warnings)
     report.skipped_ext = dict(sorted(skipped.items()))
     _check_sizes(found, max_bytes)
     _remove_stale_spill_dirs()
-    with tempfile.TemporaryDirectory(prefix=f"{_SPILL_PREFIX}{os.getpid()}-") as spill_dir, store.transaction():
+    with contextlib.ExitStack() as stack:
+        ray_workers = None
+        if engine == "ray" and found:
+            from graphcite.distributed.runtime import ray_runtime
+
+            ray_workers = stack.enter_context(ray_runtime(address, workers))
+        spill_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix=f"{_SPILL_PREFIX}{os.getpid()}-"))
+        stack.enter_context(store.transaction())
         run = _Run(store, report)
-        for prepared in _prepare_all(found, jobs, max_bytes, spill_dir, progress):
+        for prepared in _prepare_all(found, jobs, max_bytes, spill_dir, progress, ray_workers):
             try:
                 run.take(prepared)
             finally:
@@ -244,7 +275,7 @@ class _Run:
         """Write what is queued, move source pointers, index terms, label supersession cycles."""
         store = self.store
         self.writer.flush()
-        store.bulk_insert("source", self.new_sources)
+        store.bulk_insert("source", self.new_sources, or_ignore=True)
         for key, rev in self.moved:
             store.execute("UPDATE source SET current_revision = ?, title = ?, kind = ?, visibility = ? "
                           "WHERE key = ?", [rev["revision_id"], rev["title"], rev["kind"], rev["visibility"], key])

@@ -1,0 +1,59 @@
+"""Fixtures of the scale tests: one local Ray runtime per session, a generated corpus, table dumps."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphcite.store import Store
+
+#: Tables an ingest writes, and the columns that hold the time of the run rather than its content.
+INGEST_TABLES = ("source", "source_revision", "evidence_unit", "typed_value", "source_link", "term_posting")
+CLOCK_COLUMNS = {"ingested_at", "first_ingested_at"}
+
+_WORDS = ("relay", "adapter", "queue", "carrier", "budget", "label", "shipment", "scheduler", "worker",
+          "region", "backlog", "webhook", "timeout", "review")
+_UNITS = ("ms", "seconds", "minutes", "MB", "%", "retries")
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Iterator[None]:
+    """One local Ray runtime (2 CPUs) for the whole session; graphcite uses it instead of starting its own."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 * 1024 * 1024,
+             logging_level=logging.ERROR, configure_logging=True)
+    yield
+    ray.shutdown()
+
+
+def write_corpus(folder: Path, files: int, paragraphs: int, seed: int = 11) -> Path:
+    """``files`` Markdown files with headings, front matter, values and a table; same bytes per seed."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    for index in range(files):
+        parts = [f"---\ntitle: Note {index}\nstatus: current\n---\n", f"# Note {index}\n"]
+        for section in range(paragraphs):
+            parts.append(f"## Section {section}\n")
+            words = [rng.choice(_WORDS) for _ in range(rng.randint(8, 16))]
+            words.insert(3, f"{rng.randint(1, 900)} {rng.choice(_UNITS)}")
+            parts.append(" ".join(words).capitalize() + ". " + " ".join(rng.sample(_WORDS, 6)).capitalize() + ".\n")
+        parts.append("| Setting | Timeout (ms) |\n| --- | --- |\n| relay | 250 |\n")
+        (folder / f"note-{index:04}.md").write_text("\n".join(parts), encoding="utf-8")
+    return folder
+
+
+def table_contents(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row an ingest wrote, clock columns left out, sorted: equal for equal ingests."""
+    with Store(path, read_only=True) as store:
+        dump = {}
+        for table in INGEST_TABLES:
+            columns = [r["column_name"] for r in store.rows(f"DESCRIBE {table}")
+                       if r["column_name"] not in CLOCK_COLUMNS]
+            select = ", ".join(f'"{c}"' for c in columns)
+            dump[table] = sorted((tuple(r.values()) for r in store.rows(f"SELECT {select} FROM {table}")), key=repr)
+        return dump

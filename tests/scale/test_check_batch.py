@@ -1,0 +1,90 @@
+"""check-batch: per answer the report `check --json` prints, in input order, records appended once;
+a bad answer is its own error line; the same on Ray as in-process."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from graphcite.cli import app
+from graphcite.cli_batch import json_line_of
+from graphcite.store import Store
+from graphcite.verify.batch import check_batch
+from tests.conftest import ANSWERS
+
+runner = CliRunner()
+CLEAN, TRAPS = str(ANSWERS / "clean.json"), str(ANSWERS / "traps.json")
+
+
+def _copy(corpus_db: Path, tmp_path: Path, name: str) -> Path:
+    target = tmp_path / f"{name}.duckdb"
+    shutil.copy(corpus_db, target)
+    return target
+
+
+def _records(db: Path) -> list[tuple[object, ...]]:
+    with Store(db, read_only=True) as store:
+        return sorted(tuple(r.values()) for r in store.rows(
+            "SELECT claim_id, answer_rev, config_hash, status, supported, result_json FROM verification"))
+
+
+def _check_one_by_one(db: Path, answers: list[str]) -> list[str]:
+    lines = []
+    for answer in answers:
+        done = runner.invoke(app, ["check", answer, "--db", str(db), "--json"])
+        assert done.exit_code == 0, done.output
+        lines.append(json_line_of(json.loads(done.stdout)))
+    return lines
+
+
+@pytest.mark.parametrize("engine", ["local", "ray"])
+def test_batch_lines_are_check_json_per_answer_and_records_match(corpus_db: Path, tmp_path: Path, engine: str,
+                                                                 request: pytest.FixtureRequest) -> None:
+    if engine == "ray":
+        request.getfixturevalue("ray_session")
+    answers = [TRAPS, CLEAN]
+    expected = _check_one_by_one(_copy(corpus_db, tmp_path, "single"), answers)
+    batch_db = _copy(corpus_db, tmp_path, "batch")
+    options = ["--engine", "ray", "--workers", "2"] if engine == "ray" else []
+    done = runner.invoke(app, ["check-batch", *answers, "--db", str(batch_db), "--json", *options])
+    assert done.exit_code == 0, done.output
+    assert done.stdout.splitlines(keepends=True) == expected
+    assert _records(batch_db) == _records(tmp_path / "single.duckdb")
+
+
+def test_a_bad_answer_gets_its_own_error_line_and_exit_2(corpus_db: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"answer_id": "x", "claims": [', encoding="utf-8")
+    db = _copy(corpus_db, tmp_path, "b")
+    done = runner.invoke(app, ["check-batch", CLEAN, str(bad), "no-such-answer", TRAPS, "--db", str(db), "--json"])
+    assert done.exit_code == 2
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line.get("answer_id") for line in lines] == ["demo-clean", None, None, "demo-traps"]
+    assert lines[1]["answer"] == str(bad) and lines[1]["code"] == "E206"
+    assert lines[2]["code"] == "E502"
+    assert "2 of 4 answer(s) could not be verified" in done.stderr
+    with Store(db, read_only=True) as store:
+        assert store.scalar("SELECT count(DISTINCT answer_rev) FROM verification") == 2
+
+
+def test_a_stored_answer_checked_again_shows_its_earlier_check(corpus_db: Path, tmp_path: Path) -> None:
+    db = _copy(corpus_db, tmp_path, "again")
+    with Store(db) as store:
+        first = check_batch(store, [CLEAN])[0]
+        second = check_batch(store, [first["answer_rev"]])[0]
+        count = store.scalar("SELECT count(*) FROM verification")
+    assert "earlier" not in first
+    assert second["earlier"]["checks"] == 1
+    assert count == 2 * len(first["claims"])
+
+
+def test_record_false_writes_nothing(corpus_db: Path, tmp_path: Path) -> None:
+    db = _copy(corpus_db, tmp_path, "dry")
+    with Store(db) as store:
+        results = check_batch(store, [CLEAN], record=False)
+        assert store.scalar("SELECT count(*) FROM verification") == 0
+    assert results[0]["answer_id"] == "demo-clean"
