@@ -139,6 +139,14 @@ _SPECS = (
               "DuckDB allows one writer at a time", "wait for the other graphcite command to finish"),
     ErrorSpec("E603", "StoreError", "not a graphcite store: {detail}",
               "--db names a file that graphcite did not create", "pass --db with a store written by graphcite"),
+    ErrorSpec("E604", "StoreError", "cannot connect to the PostgreSQL store: {detail}",
+              "the --db URL names a server that is not reachable, a database that does not exist, or a user "
+              "or password the server refuses (the password is never printed)",
+              "check the host, port, database name and credentials in --db / $GRAPHCITE_DB; "
+              "create the database with `createdb` first"),
+    ErrorSpec("E605", "StoreError", "lost the connection to the PostgreSQL store: {detail}{rolled}",
+              "the server stopped, restarted or dropped the connection in the middle of a command",
+              "start the server again and rerun the command: it starts from the store as it was"),
     # -- output -----------------------------------------------------------------------------
     ErrorSpec("E701", "OutputError", "cannot write here: {detail}",
               "the output path is unwritable, a device, a folder where a file is wanted, or in /proc",

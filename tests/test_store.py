@@ -17,32 +17,32 @@ from graphcite.store import TABLES, Store, resolve_db_path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_every_model_has_a_table(store: Store) -> None:
-    names = {r["table_name"] for r in store.rows("SELECT table_name FROM information_schema.tables")}
+def test_every_model_has_a_table(any_store: Store) -> None:
+    names = {r["table_name"] for r in any_store.rows("SELECT table_name FROM information_schema.tables")}
     assert set(TABLES) <= names
 
 
-def test_bulk_insert_from_dicts_fills_defaults(store: Store) -> None:
+def test_bulk_insert_from_dicts_fills_defaults(any_store: Store) -> None:
     now = dt.datetime(2026, 1, 2, 3, 4, 5)
-    assert store.bulk_insert("source", [{"key": "a.md", "current_revision": "r1", "first_ingested_at": now}]) == 1
-    row = store.row("SELECT * FROM source")
+    assert any_store.bulk_insert("source", [{"key": "a.md", "current_revision": "r1", "first_ingested_at": now}]) == 1
+    row = any_store.row("SELECT * FROM source")
     assert row == {"key": "a.md", "title": None, "kind": "note", "visibility": "public",
                    "current_revision": "r1", "first_ingested_at": now}
 
 
-def test_bulk_insert_from_arrow_is_fast_path(store: Store) -> None:
+def test_bulk_insert_from_arrow_is_fast_path(any_store: Store) -> None:
     n = 50_000
     table = pa.table({"term": [f"t{i}" for i in range(n)], "unit_id": ["u"] * n})
-    assert store.bulk_insert("term_posting", table) == n
-    assert store.scalar("SELECT count(*) FROM term_posting") == n
+    assert any_store.bulk_insert("term_posting", table) == n
+    assert any_store.scalar("SELECT count(*) FROM term_posting") == n
 
 
-def test_transaction_rolls_back_everything(store: Store) -> None:
+def test_transaction_rolls_back_everything(any_store: Store) -> None:
     now = dt.datetime(2026, 1, 1)
-    with pytest.raises(RuntimeError), store.transaction():
-        store.bulk_insert("source", [{"key": "x", "current_revision": "r", "first_ingested_at": now}])
+    with pytest.raises(RuntimeError), any_store.transaction():
+        any_store.bulk_insert("source", [{"key": "x", "current_revision": "r", "first_ingested_at": now}])
         raise RuntimeError("boom")
-    assert store.scalar("SELECT count(*) FROM source") == 0
+    assert any_store.scalar("SELECT count(*) FROM source") == 0
 
 
 def test_db_path_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,27 +136,27 @@ def test_read_only_command_on_a_foreign_file_is_one_line(tmp_path: Path) -> None
     assert "Catalog" not in done.stderr and "Traceback" not in done.stderr
 
 
-def test_offset_and_page_columns_are_64_bit(store: Store) -> None:
+def test_offset_and_page_columns_are_64_bit(any_store: Store) -> None:
     big = 2**40
-    store.bulk_insert("evidence_unit", [{
+    any_store.bulk_insert("evidence_unit", [{
         "unit_id": "u", "revision_id": "r", "source_key": "k", "ordinal": 0, "start": big, "end": big + 5,
         "text": "x", "block_type": "paragraph", "page": 2**33, "line_start": 2**32, "line_end": 2**32}])
-    assert store.row('SELECT start, "end", page FROM evidence_unit') == {"start": big, "end": big + 5, "page": 2**33}
-    store.bulk_insert("citation", [{"citation_id": "c", "claim_id": "q", "ordinal": 0, "start": 2**31, "end": 2**62,
+    assert any_store.row('SELECT start, "end", page FROM evidence_unit') == {"start": big, "end": big + 5, "page": 2**33}
+    any_store.bulk_insert("citation", [{"citation_id": "c", "claim_id": "q", "ordinal": 0, "start": 2**31, "end": 2**62,
                                     "page": 2**31}])
-    assert store.scalar('SELECT "end" FROM citation') == 2**62
-    types = {r["column_name"]: r["data_type"] for r in store.rows(
+    assert any_store.scalar('SELECT "end" FROM citation') == 2**62
+    types = {r["column_name"]: r["data_type"] for r in any_store.rows(
         "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'typed_value'")}
-    assert types["start"] == types["end"] == "BIGINT"
+    assert types["start"].upper() == types["end"].upper() == "BIGINT"
 
 
 @pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 10**5000], ids=["2^63", "-2^63-1", "10^5000"])
-def test_integers_beyond_64_bits_are_a_store_error(store: Store, value: int) -> None:
-    before = store.counts()
+def test_integers_beyond_64_bits_are_a_store_error(any_store: Store, value: int) -> None:
+    before = any_store.counts()
     with pytest.raises(StoreError, match=r"cannot store citation\.start") as caught:
-        store.bulk_insert("citation", [{"citation_id": "c", "claim_id": "q", "ordinal": 0, "start": value}])
+        any_store.bulk_insert("citation", [{"citation_id": "c", "claim_id": "q", "ordinal": 0, "start": value}])
     assert "\n" not in str(caught.value)
-    assert store.counts() == before
+    assert any_store.counts() == before
 
 
 def test_schema_1_store_is_upgraded_in_place(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ from graphcite.graph.redact import (
     scrub_report,
     withheld_claims,
 )
-from graphcite.store import TABLES, Store
+from graphcite.store import TABLES, Store, arrow_schema
 
 __all__ = ["PARQUET_FILES", "PARQUET_TABLES", "write_parquet"]
 
@@ -47,9 +47,7 @@ def _arrow(store: Store, table: str, sql: str, column: str, ids: list[str]) -> p
     names = ", ".join(f'"{n}"' for n in TABLES[table].model_fields)
     with ids_filter(store, column, ids) as (fragment, values):
         query = sql.replace("{cols}", names).replace("{ids}", fragment)
-        relation = store.con.sql(query, params=values or None)
-        # DuckDB 2 calls it to_arrow_table; 1.x calls it arrow
-        return relation.to_arrow_table() if hasattr(relation, "to_arrow_table") else relation.arrow()
+        return store.arrow(query, values or None, schema=arrow_schema(table))
 
 
 def _dumps(value: Any) -> str:
@@ -144,7 +142,7 @@ def _queries(store: Store, selection: Selection, got: Fetched) -> dict[str, Call
         "source_revision": lambda: _arrow(store, "source_revision", "SELECT {cols} FROM source_revision "
                                           "WHERE {ids} ORDER BY source_key, seq", "revision_id", sorted(got.revisions)),
         "evidence_unit": lambda: _arrow(store, "evidence_unit", "SELECT {cols} FROM evidence_unit WHERE {ids} "
-                                        "ORDER BY source_key, ordinal", "unit_id", sorted(got.units)),
+                                        "ORDER BY source_key, ordinal, unit_id", "unit_id", sorted(got.units)),
         "typed_value": lambda: _arrow(store, "typed_value", "SELECT {cols} FROM typed_value WHERE {ids} "
                                       "ORDER BY unit_id, start", "unit_id", sorted(got.units)),
         "source_link": source_links,

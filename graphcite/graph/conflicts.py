@@ -66,7 +66,7 @@ def _candidate_pairs(store: Store, audience: str, same_source: bool) -> list[dic
     # the same reading of "restricted" as every other public output: any restricted revision counts
     visibility = f"AND s.key NOT IN ({RESTRICTED_KEYS_SQL})" if audience == "public" else ""
     current = _CURRENT_UNITS.replace("{visibility}", visibility)
-    total = int(store.scalar(f"SELECT count(*) FROM ({current})") or 0)
+    total = int(store.scalar(f"SELECT count(*) FROM ({current}) cur") or 0)
     cap = max(MIN_TERM_CAP, int(total * MAX_TERM_SHARE))
     source_filter = "" if same_source else "AND ua.source_key <> ub.source_key"
     return store.rows(f"""
@@ -78,13 +78,14 @@ def _candidate_pairs(store: Store, audience: str, same_source: bool) -> list[dic
             FROM post a JOIN useful t ON t.term = a.term
             JOIN post b ON b.term = a.term AND a.unit_id < b.unit_id
             GROUP BY a.unit_id, b.unit_id HAVING count(*) >= ?)
-        SELECT p.a, p.b, p.shared
-        FROM pairs p
-        JOIN evidence_unit ua ON ua.unit_id = p.a
-        JOIN evidence_unit ub ON ub.unit_id = p.b
-        WHERE TRUE {source_filter}
-        QUALIFY row_number() OVER (PARTITION BY p.a ORDER BY p.shared DESC, p.b) <= ?
-        ORDER BY p.a, p.b""", [cap, MIN_SHARED_TERMS, PAIRS_PER_UNIT])
+        SELECT a, b, shared FROM (
+            SELECT p.a, p.b, p.shared, row_number() OVER (PARTITION BY p.a ORDER BY p.shared DESC, p.b) AS rank
+            FROM pairs p
+            JOIN evidence_unit ua ON ua.unit_id = p.a
+            JOIN evidence_unit ub ON ub.unit_id = p.b
+            WHERE TRUE {source_filter}) ranked
+        WHERE rank <= ?
+        ORDER BY a, b""", [cap, MIN_SHARED_TERMS, PAIRS_PER_UNIT])
 
 
 def _value(row: dict[str, Any], offset: int) -> ExtractedValue:
@@ -149,8 +150,7 @@ def conflicts(store: Store, *, audience: str = "internal", same_source: bool = F
     if not pairs:
         return []
     unit_ids = sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})
-    view = store.with_ids("_gc_conflict_units", unit_ids)
-    try:
+    with store.temporary("_gc_conflict_units", unit_ids) as view:
         units = {r["unit_id"]: r for r in store.rows(f"""
             SELECT u.unit_id, u.source_key, u.revision_id, u.start, u."end", u.text, u.status, u.heading_path_json,
                    u.page, r.status AS doc_status, CAST(r.effective AS VARCHAR) AS effective, r.kind
@@ -160,8 +160,6 @@ def conflicts(store: Store, *, audience: str = "internal", same_source: bool = F
         for row in store.rows(f"""SELECT t.* FROM typed_value t JOIN {view} i ON i.id = t.unit_id
                                   ORDER BY t.unit_id, t.start"""):
             value_rows.setdefault(row["unit_id"], []).append(row)
-    finally:
-        store.con.unregister(view)
     split = {u: _split(units[u], value_rows.get(u, [])) for u in unit_ids}
     found = []
     for pair in pairs:

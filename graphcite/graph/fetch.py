@@ -191,8 +191,9 @@ def latest_verifications(store: Store, claim_ids: Iterable[str]) -> dict[str, di
     rows = rows_for_ids(store, """
         SELECT claim_id, record_id, answer_rev, status, supported, result_json, config_hash,
                CAST(verified_at AS VARCHAR) AS verified_at
-        FROM verification WHERE {ids}
-        QUALIFY row_number() OVER (PARTITION BY claim_id ORDER BY verified_at DESC, rowid DESC) = 1""",
+        FROM (SELECT *, row_number() OVER (PARTITION BY claim_id ORDER BY verified_at DESC, rowid DESC) AS newest
+              FROM verification WHERE {ids}) v
+        WHERE newest = 1""",
                      "claim_id", claim_ids)
     out: dict[str, dict[str, Any]] = {}
     for row in rows:
@@ -353,7 +354,7 @@ def _walk_levels(store: Store, got: Fetched, start: set[str], downstream: str | 
 
 
 def _walk_recursive(store: Store, got: Fetched, start: set[str], downstream: str | None) -> list[dict[str, Any]]:
-    return store.rows(_CLOSURE_SQL, [sorted(start), downstream or "\0"])
+    return store.rows(_CLOSURE_SQL, [sorted(start), downstream])
 
 
 def _in_force(found: list[dict[str, Any]], start: set[str], sources: dict[str, dict[str, Any]],

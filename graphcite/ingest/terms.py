@@ -1,4 +1,4 @@
-"""The term index: lemmatised content terms per evidence unit, built inside DuckDB.
+"""The term index: lemmatised content terms per evidence unit, built inside the database.
 
 Candidate lookup for contradictions needs "which current units talk about retries?" without a
 full scan and without downloadable extensions (no FTS). Ingest fills ``term_posting`` with one
@@ -19,7 +19,7 @@ from graphcite.store import Store
 
 __all__ = ["TOKEN_PATTERN", "content_terms", "ensure_lemma_table", "index_revisions"]
 
-# One pattern for SQL (DuckDB RE2) and Python: runs of letters/digits, inner dots and hyphens allowed.
+# One pattern for SQL (DuckDB's RE2, PostgreSQL's ARE) and Python: runs of letters/digits, inner dots and hyphens allowed.
 TOKEN_PATTERN = r"[a-z0-9]+(?:[.\-][a-z0-9]+)*"
 _TOKEN_RE = re.compile(TOKEN_PATTERN)
 STOPWORDS: frozenset[str] = frozenset(w.lower() for w in STOP_WORDS) - {"no", "not", "never", "none", "nor"}
@@ -65,33 +65,25 @@ def index_revisions(store: Store, revision_ids: list[str]) -> int:
     """
     if not revision_ids:
         return 0
-    store.with_ids("_gc_new_revs", revision_ids)
-    try:
+    with store.temporary("_gc_new_revs", revision_ids):
         sizes = store.rows("""SELECT u.unit_id, length(u.text) AS size FROM evidence_unit u
                               JOIN _gc_new_revs n ON n.id = u.revision_id ORDER BY u.revision_id, u.ordinal""")
-    finally:
-        store.con.unregister("_gc_new_revs")
-    stop = pa.table({"word": sorted(STOPWORDS)})
-    store.con.register("_gc_stop", stop)
-    try:
+    words = store.dialect.tokens("lower(u.text)", TOKEN_PATTERN)
+    digit = store.dialect.matches("w.word", "^[0-9]$")
+    insert = store.dialect.insert_ignore("term_posting", "term, unit_id", f"""
+        SELECT DISTINCT coalesce(l.lemma, w.word) AS term, w.unit_id
+        FROM (SELECT u.unit_id, {words} AS word
+              FROM evidence_unit u JOIN _gc_index_units c ON c.id = u.unit_id) w
+        LEFT JOIN lemma_lookup l ON l.word = w.word
+        WHERE w.word NOT IN (SELECT word FROM _gc_stop)
+          AND (length(w.word) > 1 OR {digit})
+          AND coalesce(l.lemma, w.word) NOT IN (SELECT word FROM _gc_stop)""")
+    with store.temporary("_gc_stop", pa.table({"word": sorted(STOPWORDS)})):
         before = store.scalar("SELECT count(*) FROM term_posting")
         for chunk in _chunks(sizes):
-            store.with_ids("_gc_index_units", chunk)
-            try:
-                store.execute(f"""
-                    INSERT OR IGNORE INTO term_posting (term, unit_id)
-                    SELECT DISTINCT coalesce(l.lemma, w.word) AS term, w.unit_id
-                    FROM (SELECT u.unit_id, unnest(regexp_extract_all(lower(u.text), '{TOKEN_PATTERN}')) AS word
-                          FROM evidence_unit u JOIN _gc_index_units c ON c.id = u.unit_id) w
-                    LEFT JOIN lemma_lookup l ON l.word = w.word
-                    WHERE w.word NOT IN (SELECT word FROM _gc_stop)
-                      AND (length(w.word) > 1 OR regexp_matches(w.word, '^[0-9]$'))
-                      AND coalesce(l.lemma, w.word) NOT IN (SELECT word FROM _gc_stop)""")
-            finally:
-                store.con.unregister("_gc_index_units")
+            with store.temporary("_gc_index_units", chunk):
+                store.execute(insert)
         return int(store.scalar("SELECT count(*) FROM term_posting")) - int(before)
-    finally:
-        store.con.unregister("_gc_stop")
 
 
 #: Characters of unit text tokenised per indexing query.

@@ -12,11 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import re
 from typing import Any
-
-from sqlalchemy.dialects import postgresql
-from sqlalchemy.schema import CreateIndex, CreateTable
 
 from graphcite.errors import make_error
 from graphcite.models import Acceptance
@@ -35,15 +31,7 @@ def acceptance_table_exists(store: Store) -> bool:
 
 def _ensure_table(store: Store) -> None:
     """Create the table from its model when the store predates it (the same DDL the store compiles)."""
-    if acceptance_table_exists(store):
-        return
-    table = Acceptance.__table__  # type: ignore[attr-defined]
-    dialect = postgresql.dialect()
-    ddl = str(CreateTable(table, if_not_exists=True).compile(dialect=dialect)).replace(
-        "TIMESTAMP WITH TIME ZONE", "TIMESTAMP")
-    store.execute(re.sub(r"\bFLOAT\b", "DOUBLE", ddl))
-    for index in table.indexes:
-        store.execute(str(CreateIndex(index, if_not_exists=True).compile(dialect=dialect)))
+    store.ensure_table(Acceptance)
 
 
 def parse_expiry(value: str | dt.date | None, *, today: dt.date | None = None) -> dt.date | None:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from graphcite.store import Store, utcnow
+from graphcite.store.dialect import DUCKDB, Dialect
 from graphcite.verify.config import VerifierConfig
 
 __all__ = ["STALE_SQL", "find_stale", "recheck_stale", "stale", "stale_sql"]
@@ -25,17 +26,21 @@ MATCH_RATIO = 0.5
 
 _RELIED = """
     SELECT claim_id, '{kind}' AS relied, {id} AS relied_id, {at} AS relied_at, row_order,
-           unnest(from_json(evidence_revisions_json, '["VARCHAR"]')) AS revision_id
+           {revisions} AS revision_id
     FROM {table}"""
 
 
 # the latest unexpired acceptance per claim, task and destination (a re-acceptance replaces the old one)
 _LATEST_ACCEPTANCES = """(
-        SELECT *, rowid AS row_order FROM acceptance WHERE expires IS NULL OR expires > current_date
-        QUALIFY row_number() OVER (PARTITION BY claim_id, task, destination ORDER BY accepted_at DESC, rowid DESC) = 1)"""
+        SELECT * FROM (
+            SELECT *, rowid AS row_order,
+                   row_number() OVER (PARTITION BY claim_id, task, destination
+                                      ORDER BY accepted_at DESC, rowid DESC) AS newest
+            FROM acceptance WHERE expires IS NULL OR expires > current_date) a
+        WHERE newest = 1)"""
 
 
-def stale_sql(with_acceptances: bool) -> str:
+def stale_sql(with_acceptances: bool, dialect: Dialect = DUCKDB) -> str:
     """The staleness query; acceptances join in once the store has an ``acceptance`` table.
 
     Candidates first: the few source revisions that are no longer the current one, belong to a source
@@ -44,11 +49,12 @@ def stale_sql(with_acceptances: bool) -> str:
     claim's latest verification record (NOT EXISTS a later one, ties broken by insertion order).
     Acceptances count per scope: the latest unexpired acceptance of each claim, task and destination.
     """
-    relied = _RELIED.format(kind="verification", id="record_id", at="verified_at",
+    revisions = dialect.json_strings("evidence_revisions_json")
+    relied = _RELIED.format(kind="verification", id="record_id", at="verified_at", revisions=revisions,
                              table="(SELECT *, rowid AS row_order FROM verification)")
     if with_acceptances:
         relied += "\n    UNION ALL" + _RELIED.format(kind="acceptance", id="acceptance_id", at="accepted_at",
-                                                    table=_LATEST_ACCEPTANCES)
+                                                    revisions=revisions, table=_LATEST_ACCEPTANCES)
     return f"""
 WITH candidate AS (
     SELECT sr.revision_id, sr.source_key, s.current_revision AS new_revision,
@@ -87,7 +93,7 @@ def _has_acceptances(store: Store) -> bool:
 
 def find_stale(store: Store) -> list[dict[str, Any]]:
     """One row per (stale claim, what it relied on, old revision): the set-based query, nothing more."""
-    return store.rows(stale_sql(_has_acceptances(store)))
+    return store.rows(stale_sql(_has_acceptances(store), store.dialect))
 
 
 def stale(store: Store) -> list[dict[str, Any]]:

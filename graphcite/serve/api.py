@@ -227,15 +227,14 @@ def annotation_fields(data: Any, reviewer: str, where: str = "body") -> dict[str
 
 def record_annotation(store: Store, fields: dict[str, Any], audience: str) -> dict[str, Any]:
     """Append one judgement (:func:`graphcite.evaluate.annotate`); ids scrubbed for the public audience."""
-    import duckdb
-
     from graphcite.evaluate import annotate
+    from graphcite.store import constraint_errors
 
     try:
         row = annotate(store, fields["claim_id"], citation=fields["citation"], label=fields["label"],
                        rationale=fields["rationale"], reviewer=fields["reviewer"],
                        adjudication=fields["adjudication"])
-    except duckdb.ConstraintException:  # the annotation id is made of claim, citation, reviewer, label, second
+    except constraint_errors():  # the annotation id is made of claim, citation, reviewer, label, second
         raise make_error("E101", where="citation", detail=f"{fields['reviewer']} recorded this label for this "
                          "citation less than a second ago", fix="it is already recorded; reload the page") from None
     row = {**row, "created_at": str(row["created_at"])}

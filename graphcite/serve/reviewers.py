@@ -24,9 +24,6 @@ import secrets
 import time
 from typing import Any
 
-from sqlalchemy.dialects import postgresql
-from sqlalchemy.schema import CreateTable
-
 from graphcite.errors import make_error
 from graphcite.models import Reviewer
 from graphcite.store import Store, utcnow
@@ -54,16 +51,11 @@ def _digest(token: str, salt: bytes) -> bytes:
 
 def ensure_reviewer_table(store: Store) -> None:
     """Create the ``reviewer`` table when the store was written before reviewers existed."""
-    if "reviewer" in store._table_names():
-        return
-    ddl = str(CreateTable(Reviewer.__table__, if_not_exists=True).compile(  # type: ignore[attr-defined]
-        dialect=postgresql.dialect())).replace("TIMESTAMP WITH TIME ZONE", "TIMESTAMP")
-    with store.transaction():
-        store.execute(ddl)
+    store.ensure_table(Reviewer)
 
 
 def _has_table(store: Store) -> bool:
-    return "reviewer" in store._table_names()
+    return "reviewer" in store.table_names()
 
 
 def check_name(name: str) -> str:

@@ -123,8 +123,12 @@ def earlier_checks(store: Store, rev: str, report: dict[str, Any]) -> dict[str, 
     None for an answer checked for the first time."""
     rows = store.rows("""
         SELECT claim_id, count(*) AS checks, max(verified_at) AS last_at,
-               arg_max(status, verified_at) AS last_status, arg_max(config_hash, verified_at) AS last_config
-        FROM verification WHERE answer_rev = ? GROUP BY claim_id""", [rev])
+               max(CASE WHEN newest = 1 THEN status END) AS last_status,
+               max(CASE WHEN newest = 1 THEN config_hash END) AS last_config
+        FROM (SELECT claim_id, verified_at, status, config_hash,
+                     row_number() OVER (PARTITION BY claim_id ORDER BY verified_at DESC, rowid DESC) AS newest
+              FROM verification WHERE answer_rev = ?) v
+        GROUP BY claim_id""", [rev])
     if not rows:
         return None
     by_claim = {r["claim_id"]: r for r in rows}

@@ -131,7 +131,7 @@ def restricted_origins(store: Store, queries: Sequence[OriginQuery]) -> dict[str
     A few queries in all, whatever the number of claims; none but one count when the store holds no
     restricted source.
     """
-    if not queries or not store.scalar(f"SELECT count(*) FROM ({RESTRICTED_KEYS_SQL})"):
+    if not queries or not store.scalar(f"SELECT count(*) FROM ({RESTRICTED_KEYS_SQL}) restricted"):
         return {}
     subject = [_terms(_numberless(q.text, q.values)) for q in queries]
     search = [set(content_terms(q.text)) for q in queries]

@@ -1,0 +1,236 @@
+"""The PostgreSQL engine: a shared database many processes write at once (psycopg 3).
+
+Bulk writes stream Arrow-made CSV through ``COPY``; ``or_ignore`` copies into a temporary table
+first and moves the rows over with ``INSERT ... ON CONFLICT DO NOTHING``, so two processes writing
+the same content-addressed rows at the same moment end with one copy. Text columns use the "C"
+collation, so ``ORDER BY`` sorts by code point exactly as DuckDB does and output stays byte-identical
+across engines. Verification records and annotations are append-only and revisions, units and typed
+values immutable, enforced by triggers: an ``UPDATE``, ``DELETE`` or ``TRUNCATE`` on them fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import zlib
+from collections.abc import Iterable
+from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import pyarrow as pa
+import pyarrow.csv as pacsv
+from psycopg.adapt import Loader
+
+from graphcite.errors import StoreError, make_error
+from graphcite.store.base import Params, Store, one_line, resolve_db_path
+from graphcite.store.dialect import POSTGRES, Dialect
+from graphcite.store.schema import APPEND_ONLY, IMMUTABLE, SCHEMA_VERSION, TABLES, ddl_statements
+
+__all__ = ["PostgresStore", "mask_url", "postgres_ddl"]
+
+_CSV = pacsv.WriteOptions(include_header=False)
+_SCHEMA_LOCK = zlib.crc32(b"graphcite schema")
+
+
+def mask_url(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``, safe to print."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return re.sub(r"//([^:/@]*):[^@]*@", r"//\1:***@", url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+class _NumericLoader(Loader):
+    """``numeric`` (what PostgreSQL's sum and avg return) as int when whole, else float, like DuckDB."""
+
+    def load(self, data: Any) -> int | float:
+        text = bytes(data).decode("ascii")
+        if "." in text or "e" in text.lower() or "N" in text:
+            return float(text)
+        return int(text)
+
+
+_TRIGGER_FUNCTION = """
+CREATE OR REPLACE FUNCTION graphcite_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'graphcite: % is append-only; % refused', TG_TABLE_NAME, TG_OP
+    USING ERRCODE = 'restrict_violation',
+          HINT = 'append a new record instead; stored records are never changed';
+END $$"""
+
+
+def postgres_ddl() -> list[str]:
+    """Tables (text in the "C" collation), indexes and the triggers that keep records unchanged."""
+    statements = [*ddl_statements("postgresql"), _TRIGGER_FUNCTION]
+    for table in (*APPEND_ONLY, *IMMUTABLE):
+        if table in TABLES:
+            statements.extend(guard_statements(table))
+    return statements
+
+
+def guard_statements(table: str) -> list[str]:
+    """Triggers that refuse UPDATE, DELETE and TRUNCATE on ``table``."""
+    return [f"CREATE OR REPLACE TRIGGER graphcite_unchanged BEFORE UPDATE OR DELETE ON {table} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION graphcite_refuse_change()",
+            f"CREATE OR REPLACE TRIGGER graphcite_untruncated BEFORE TRUNCATE ON {table} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION graphcite_refuse_change()"]
+
+
+def _pg_type(kind: pa.DataType) -> str:
+    if pa.types.is_boolean(kind):
+        return "BOOLEAN"
+    if pa.types.is_integer(kind):
+        return "BIGINT"
+    if pa.types.is_floating(kind):
+        return "DOUBLE PRECISION"
+    if pa.types.is_timestamp(kind):
+        return "TIMESTAMP"
+    if pa.types.is_date(kind):
+        return "DATE"
+    return 'TEXT COLLATE "C"'
+
+
+class PostgresStore(Store):
+    """A graphcite store in a PostgreSQL database, named by a ``postgresql://`` URL."""
+
+    engine: ClassVar[str] = "postgresql"
+    dialect: ClassVar[Dialect] = POSTGRES
+    errors: ClassVar[tuple[type[BaseException], ...]] = (psycopg.Error,)
+
+    def __init__(self, db: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
+        self.path = resolve_db_path(db)
+        self.read_only = read_only
+        self._depth = 0
+        self.con = self._connect()
+        try:
+            self._schema_version = self._read_schema_version(self.table_names())
+            if not read_only:
+                self._create_schema()
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def shown_path(self) -> str:
+        return mask_url(self.path)
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        try:
+            con = psycopg.connect(self.path, autocommit=True, connect_timeout=10,
+                                  application_name="graphcite")
+        except (psycopg.Error, ValueError) as exc:
+            raise make_error("E604", where=self.shown_path, detail=_reason(exc)) from None
+        con.adapters.register_loader("numeric", _NumericLoader)
+        con.execute("SET TIME ZONE 'UTC'")
+        return con
+
+    def close(self) -> None:
+        with contextlib.suppress(psycopg.Error):
+            self.con.close()
+
+    def _lost(self, exc: BaseException) -> StoreError:
+        rolled = "; its open transaction was rolled back, nothing of it is stored" if self._depth else ""
+        return make_error("E605", where=self.shown_path, detail=_reason(exc), rolled=rolled)
+
+    def _run(self, sql: str, params: Params) -> tuple[list[str], list[tuple[Any, ...]]]:
+        try:
+            with self.con.cursor() as cursor:
+                cursor.execute(sql, params or None)  # type: ignore[arg-type]
+                if cursor.description is None:
+                    return [], []
+                return [d.name for d in cursor.description], cursor.fetchall()
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            if self.con.closed or self.con.broken:
+                raise self._lost(exc) from None
+            raise
+
+    def _rollback(self) -> None:
+        if self.con.closed or self.con.broken:
+            return
+        with contextlib.suppress(psycopg.Error):
+            self.con.execute("ROLLBACK")
+
+    def _copy(self, table: str, arrow: pa.Table) -> None:
+        names = ", ".join(f'"{name}"' for name in arrow.column_names)
+        buffer = io.BytesIO()
+        pacsv.write_csv(arrow, buffer, _CSV)
+        try:
+            with self.con.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT CSV)") as copy:
+                view = buffer.getbuffer()
+                for start in range(0, len(view), 1 << 20):
+                    copy.write(view[start:start + (1 << 20)])
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            if self.con.closed or self.con.broken:
+                raise self._lost(exc) from None
+            raise
+
+    def _load(self, table: str, arrow: pa.Table, *, or_ignore: bool) -> None:
+        if not or_ignore:
+            self._copy(table, arrow)
+            return
+        stage = f"_gc_stage_{table}"
+        names = ", ".join(f'"{name}"' for name in arrow.column_names)
+        with self.transaction():
+            self._run(f"CREATE TEMP TABLE IF NOT EXISTS {stage} (LIKE {table})", None)
+            self._run(f"TRUNCATE {stage}", None)
+            self._copy(stage, arrow)
+            self._run(f"INSERT INTO {table} ({names}) SELECT {names} FROM {stage} ON CONFLICT DO NOTHING", None)
+            self._run(f"TRUNCATE {stage}", None)
+
+    def with_ids(self, name: str, values: Iterable[str]) -> str:
+        return self.register(name, pa.table({"id": pa.array(sorted(set(values)), type=pa.string())}))
+
+    def register(self, name: str, arrow: pa.Table) -> str:
+        columns = ", ".join(f'"{f.name}" {_pg_type(f.type)}' for f in arrow.schema)
+        self._run(f"DROP TABLE IF EXISTS pg_temp.{name}", None)
+        self._run(f"CREATE TEMP TABLE {name} ({columns})", None)
+        if arrow.num_rows:
+            self._copy(name, arrow)
+        if "id" in arrow.column_names and arrow.num_rows > 1000:
+            self._run(f"ANALYZE {name}", None)
+        return name
+
+    def release(self, name: str) -> None:
+        if self.con.closed or self.con.broken:
+            return
+        with contextlib.suppress(psycopg.Error):
+            self._run(f"DROP TABLE IF EXISTS pg_temp.{name}", None)
+
+    def _guard(self, table: str) -> None:
+        if table in APPEND_ONLY or table in IMMUTABLE:
+            self._run(_TRIGGER_FUNCTION, None)
+            for statement in guard_statements(table):
+                self._run(statement, None)
+
+    def cursor_view(self) -> PostgresStore:
+        """Another connection to the same database, for another thread."""
+        return PostgresStore(self.path, read_only=self.read_only)
+
+    # -- schema -------------------------------------------------------------------------------
+    def _create_schema(self) -> None:
+        """Create what is missing (once, under an advisory lock, when several processes start at once)."""
+        if self._schema_version == SCHEMA_VERSION and set(TABLES) <= self.table_names():
+            return
+        with self.transaction():
+            self._run(f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK})", None)
+            for statement in postgres_ddl():
+                self._run(statement, None)
+            self._write_schema_version()
+        self._schema_version = SCHEMA_VERSION
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of a driver error, without the connection string psycopg sometimes repeats."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    text = re.sub(r'connection (?:failed|to server at "[^"]*" \([^)]*\), port \d+ failed): ', "", text)
+    return one_line(Exception(re.sub(r"(password=)\S+", r"\1***", text)))
