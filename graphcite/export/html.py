@@ -9,6 +9,11 @@ evidence follows its claim in reading order, with the quoted span marked inside 
 heading path, page or symbol, revision and a revision-pinned link; each citation link names its
 source and relation for assistive technology; contradicting and superseded evidence stays visible,
 and supported claims show how many independent authorities they rest on.
+
+A quote with an ellipsis or a bracketed insertion is shown as quoted: each verbatim piece rendered from the
+stored revision and marked, ``[…]`` where the answer left text out, the answer's insertions underlined in
+brackets, and the pieces' offsets. No excerpt reproduces more than ``max_quote_chars`` code points of a
+source (``--max-quote-chars``, default 500); a longer one is shortened and says which code points it covers.
 """
 
 from __future__ import annotations
@@ -18,14 +23,21 @@ from typing import Any
 
 import networkx as nx
 
-from graphcite.export.output import OutputTarget, open_output
+from graphcite.export.output import (
+    DEFAULT_MAX_QUOTE_CHARS,
+    OutputTarget,
+    check_max_quote_chars,
+    excerpt_window,
+    open_output,
+)
 from graphcite.export.webanno import revision_iri
+from graphcite.graph.build import node_id
 from graphcite.graph.chain import claim_tree
 from graphcite.graph.independence import independence
 from graphcite.models import RELATION_DISPLAY, STATUS_DISPLAY, UNVERIFIED_DISPLAY
 from graphcite.store import Store
 
-__all__ = ["CSP", "VERDICTS", "render_page", "write_html"]
+__all__ = ["CSP", "VERDICTS", "attach_quotes", "excerpt_html", "quote_pieces_html", "render_page", "transformed_quotes", "write_html"]
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 VERDICTS = {**{str(status): (symbol, word.capitalize()) for status, (symbol, word, _) in STATUS_DISPLAY.items()},
@@ -61,6 +73,8 @@ blockquote { margin: .4rem 0; padding: .4rem .8rem; border-left: 4px solid #6b72
              white-space: pre-wrap; overflow-wrap: anywhere; }
 blockquote p { margin: 0; }
 mark { background: #fde68a; color: #111827; }
+ins.insertion { text-decoration: underline dotted; font-style: italic; color: #1e3a8a; background: none; }
+.omission, .clipped { color: #374151; font-weight: 600; }
 .warning { color: #713f12; font-weight: 600; }
 .withheld { color: #3b0764; font-style: italic; }
 .independence { border-top: 1px solid #d1d5db; padding-top: .5rem; }
@@ -81,8 +95,70 @@ def _relation(relation: str | None) -> tuple[str, str]:
     return RELATIONS.get(relation or "unchecked", ("•", relation or "unknown"))
 
 
-def _marked_text(unit: dict[str, Any], start: int | None, end: int | None, quote: str | None) -> str:
-    """The unit's paragraph with the cited span inside <mark> (both escaped separately)."""
+def excerpt_html(text: str, lo: int, hi: int, limit: int, base: int | None = None) -> tuple[str, str]:
+    """``text`` with ``[lo, hi)`` inside <mark>, shortened to ``limit`` code points: (escaped html, note).
+
+    The note is empty when nothing was cut; else it names the code points shown and the span's full
+    offsets (``base`` is the text's first offset in its revision, when known).
+    """
+    a, b = excerpt_window(len(text), lo, hi, limit)
+    mlo, mhi = max(lo, a), min(hi, b)
+    body = (("…" if a > 0 else "") + _e(text[a:mlo]) + (f"<mark>{_e(text[mlo:mhi])}</mark>" if mhi > mlo else "")
+            + _e(text[max(mhi, a):b]) + ("…" if b < len(text) else ""))
+    if (a, b) == (0, len(text)):
+        return body, ""
+    at = base if isinstance(base, int) else 0
+    where = "of the revision" if isinstance(base, int) else "of the unit"
+    note = (f"Shortened to {b - a} of {len(text)} code points (limit {limit}): shown {a + at}–{b + at} {where}"
+            + (f"; the cited span is {lo + at}–{hi + at} ({hi - lo} code points)" if hi > lo else "") + ".")
+    return body, note
+
+
+def quote_pieces_html(pieces: list[dict[str, Any]], transformations: list[dict[str, Any]],
+                      limit: int) -> tuple[str, str]:
+    """A transformed quote as quoted: marked verbatim pieces, ``[…]`` omissions, underlined insertions.
+
+    Returns (escaped html, note); the pieces together show at most ``limit`` code points of the source.
+    """
+    before: dict[int, list[dict[str, Any]]] = {}
+    for change in transformations:
+        before.setdefault(int(change["at"]), []).append(change)
+
+    def changes(at: int) -> list[str]:
+        return ['<span class="omission">[…]</span>' if c["kind"] == "ellipsis" else
+                f'<ins class="insertion" title="the answer\'s insertion, not in the source">[{_e(c["text"])}]</ins>'
+                for c in before.get(at, [])]
+
+    out: list[str] = []
+    used, cut = 0, False
+    for i, piece in enumerate(pieces):
+        out += changes(i)
+        text, room = piece["text"], limit - used
+        if room <= 0:
+            out.append(f'<span class="clipped">[piece {i + 1} not reproduced]</span>')
+            cut = True
+            continue
+        shown = text[:room]
+        used += len(shown)
+        out.append(f"<mark>{_e(shown)}</mark>" + ('<span class="clipped">…</span>' if len(shown) < len(text) else ""))
+        cut = cut or len(shown) < len(text)
+    out += changes(len(pieces))
+    spans = ", ".join(f"{p['start']}–{p['end']}" for p in pieces)
+    kinds = {c["kind"] for c in transformations}
+    legend = [f"Quoted as {len(pieces)} verbatim piece{'s' if len(pieces) != 1 else ''} (marked, rendered from the "
+              f"stored revision, code points {spans})"]
+    if "ellipsis" in kinds:
+        legend.append("[…] marks text the answer left out")
+    if "insertion" in kinds:
+        legend.append("underlined words in brackets are the answer's insertion, not the source's")
+    if cut:
+        legend.append(f"shortened to {limit} code points of source text")
+    return " ".join(out), "; ".join(legend) + "."
+
+
+def _marked_text(unit: dict[str, Any], start: int | None, end: int | None, quote: str | None,
+                 limit: int = DEFAULT_MAX_QUOTE_CHARS) -> str:
+    """The unit's paragraph with the cited span inside <mark> (both escaped separately), at most ``limit`` long."""
     text = unit.get("text") or ""
     lo = hi = None
     if isinstance(start, int) and isinstance(end, int) and isinstance(unit.get("start"), int):
@@ -93,11 +169,21 @@ def _marked_text(unit: dict[str, Any], start: int | None, end: int | None, quote
         lo = text.index(quote)
         hi = lo + len(quote)
     if lo is None or hi is None or lo == hi:
-        body = _e(text)
+        body, note = excerpt_html(text, 0, 0, limit, unit.get("start"))
         if quote and quote not in text:
-            body += f'</p><p class="meta">Quoted: <mark>{_e(quote)}</mark>'
-        return body
-    return f"{_e(text[:lo])}<mark>{_e(text[lo:hi])}</mark>{_e(text[hi:])}"
+            shown, quote_note = excerpt_html(quote, 0, len(quote), limit)
+            body += f'</p><p class="meta">Quoted: {shown}' + (f" ({_e(quote_note)})" if quote_note else "")
+    else:
+        body, note = excerpt_html(text, lo, hi, limit, unit.get("start"))
+    return body + (f'</p><p class="meta clipped-note">{_e(note)}' if note else "")
+
+
+def _quote_block(cit: dict[str, Any], unit: dict[str, Any], limit: int) -> str:
+    if cit.get("quote_pieces"):
+        body, legend = quote_pieces_html(cit["quote_pieces"], cit.get("quote_transformations") or [], limit)
+        return (f'<blockquote class="transformed"><p>{body}</p></blockquote>'
+                f'<p class="meta quote-legend">{_e(legend)}</p>')
+    return f'<blockquote><p>{_marked_text(unit, cit.get("start"), cit.get("end"), cit.get("quote"), limit)}</p></blockquote>'
 
 
 def _source_line(source: dict[str, Any]) -> str:
@@ -137,7 +223,7 @@ def _lineage(source: dict[str, Any], depth: int = 0) -> str:
     return f"<ul>{''.join(items)}</ul>" if items else ""
 
 
-def _evidence_item(n: int, cit: dict[str, Any]) -> str:
+def _evidence_item(n: int, cit: dict[str, Any], limit: int = DEFAULT_MAX_QUOTE_CHARS) -> str:
     symbol, word = _relation(cit["relation"])
     anchor = f"ev-{n}-{cit['index'] + 1}"
     head = (f'<h4>[{cit["index"] + 1}] <span aria-hidden="true">{symbol}</span> {_e(word)}'
@@ -154,8 +240,7 @@ def _evidence_item(n: int, cit: dict[str, Any]) -> str:
                     f'<a href="{_e(revision_iri(source["key"], unit["revision"]["revision_id"]))}" '
                     f'aria-label="revision-pinned link: revision {_e(unit["revision"]["seq"])} of {_e(source["key"])}">'
                     f'revision-pinned link</a></p>')
-        rows.append(f'<blockquote><p>{_marked_text(unit, cit.get("start"), cit.get("end"), cit.get("quote"))}'
-                    "</p></blockquote>")
+        rows.append(_quote_block(cit, unit, limit))
         lineage = _lineage(source)
         if lineage:
             rows.append(f"<div><p>Lineage of this source:</p>{lineage}</div>")
@@ -164,7 +249,9 @@ def _evidence_item(n: int, cit: dict[str, Any]) -> str:
     else:
         head += f" · <code>{_e(cit.get('source') or 'unknown source')}</code></h4>"
         if cit.get("quote"):
-            rows.append(f"<blockquote><p>Quoted in the answer: {_e(cit['quote'])}</p></blockquote>")
+            shown, note = excerpt_html(cit["quote"], 0, 0, limit)
+            rows.append(f"<blockquote><p>Quoted in the answer: {shown}</p></blockquote>"
+                        + (f'<p class="meta clipped-note">{_e(note)}</p>' if note else ""))
         rows.append('<p class="withheld">No evidence unit was found for this citation.</p>')
     if cit.get("superseded"):
         rows.append(f'<p class="warning"><span aria-hidden="true">⚠</span> Superseded evidence: {_e(cit["superseded"])}</p>')
@@ -177,7 +264,7 @@ def _evidence_item(n: int, cit: dict[str, Any]) -> str:
     return f'<li id="{anchor}">{head}{"".join(rows)}</li>'
 
 
-def _against(n: int, items: list[dict[str, Any]]) -> str:
+def _against(n: int, items: list[dict[str, Any]], limit: int = DEFAULT_MAX_QUOTE_CHARS) -> str:
     if not items:
         return ""
     out = []
@@ -191,7 +278,7 @@ def _against(n: int, items: list[dict[str, Any]]) -> str:
                 "current behaviour but stays on record.</p>") if item.get("superseded") else ""
         out.append(f'<li id="against-{n}-{i}"><h4>{_e(item.get("status") or "")} evidence · {_source_line(source)}</h4>'
                    f'<p class="meta">{" · ".join(_where(unit))}</p>'
-                   f'<blockquote><p>{_e(unit.get("text"))}</p></blockquote>'
+                   f'<blockquote><p>{_marked_text(unit, None, None, None, limit)}</p></blockquote>'
                    f"<p>Why it disagrees: {_e(item.get('reason') or 'withheld')}</p>{note}</li>")
     return (f'<section aria-labelledby="against-{n}-title" class="against"><h3 id="against-{n}-title">'
             f"Evidence against claim {n}</h3><ul>{''.join(out)}</ul></section>")
@@ -208,7 +295,8 @@ def _independence_block(result: dict[str, Any] | None) -> str:
     return f'<p class="independence">Independence: {_e(result["summary"])}.{flag}</p>'
 
 
-def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None) -> str:
+def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None,
+                   limit: int = DEFAULT_MAX_QUOTE_CHARS) -> str:
     links = []
     for cit in tree["citations"]:
         _, word = _relation(cit["relation"])
@@ -227,7 +315,7 @@ def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None) 
     note = f'<p class="meta">{_e(tree["note"])}</p>' if tree.get("note") else ""
     verified = (f'<p class="meta">Verified {_e(tree["verified_at"])} UTC; claim <code>{_e(tree["claim_id"])}</code>'
                 f"{', type ' + _e(tree['claim_type']) if tree.get('claim_type') else ''}.</p>")
-    evidence = "".join(_evidence_item(n, c) for c in tree["citations"]) or \
+    evidence = "".join(_evidence_item(n, c, limit) for c in tree["citations"]) or \
         '<li><p class="withheld">No citations were given for this claim.</p></li>'
     return (
         f'<article id="claim-{n}" class="claim" aria-labelledby="claim-{n}-title">'
@@ -237,15 +325,57 @@ def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None) 
         f"{_independence_block(result)}{verified}</div>"
         f'<section aria-labelledby="evidence-{n}-title"><h3 id="evidence-{n}-title">Evidence for claim {n}</h3>'
         f'<ol class="evidence">{evidence}</ol></section></div>'
-        f"{_against(n, tree['contradicting_evidence'])}</article>"
+        f"{_against(n, tree['contradicting_evidence'], limit)}</article>"
     )
 
 
-def render_page(G: nx.MultiDiGraph, *, title: str | None = None) -> str:
-    """The review page of every claim in ``G`` as one HTML string."""
+def transformed_quotes(store: Store, claim_ids: list[str]) -> dict[tuple[str, int], dict[str, Any]]:
+    """The pieces and transformations of every transformed quote in the claims' latest verifications.
+
+    Keyed by (claim id, citation index); each value has the report's ``quote`` (as rendered from the store)
+    with its ``quote_pieces`` and ``quote_transformations``. One query.
+    """
+    from graphcite.graph import latest_verifications
+
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    for claim_id, record in latest_verifications(store, claim_ids).items():
+        for cit in record["report"].get("citations") or []:
+            if cit.get("quote_pieces"):
+                out[(claim_id, cit["index"])] = {"quote": cit.get("quote"), "quote_pieces": cit["quote_pieces"],
+                                                 "quote_transformations": cit.get("quote_transformations") or []}
+    return out
+
+
+def attach_quotes(G: nx.MultiDiGraph | None, tree: dict[str, Any],
+                  quotes: dict[tuple[str, int], dict[str, Any]]) -> None:
+    """Give each citation of a claim tree its exact offsets (from ``G``) and, for a transformed quote, its pieces.
+
+    Pieces are attached only where the tree shows the same quote (never for a restricted or scrubbed one).
+    """
+    for cit in tree["citations"]:
+        if G is not None:
+            data = G.nodes.get(node_id("citation", f"{tree['claim_id']}-{cit['index']}"), {})
+            cit.setdefault("start", data.get("start"))
+            cit.setdefault("end", data.get("end"))
+        found = quotes.get((tree["claim_id"], cit["index"]))
+        if found and not cit.get("restricted") and cit.get("quote") == found["quote"]:
+            cit["quote_pieces"] = found["quote_pieces"]
+            cit["quote_transformations"] = found["quote_transformations"]
+
+
+def render_page(G: nx.MultiDiGraph, *, title: str | None = None, max_quote_chars: int | None = None,
+                quotes: dict[tuple[str, int], dict[str, Any]] | None = None) -> str:
+    """The review page of every claim in ``G`` as one HTML string.
+
+    ``quotes`` (from :func:`transformed_quotes`) shows transformed quotes piece by piece; no excerpt shows
+    more than ``max_quote_chars`` code points of a source (default 500).
+    """
+    limit = check_max_quote_chars(max_quote_chars)
     claims = G.graph.get("claim_order", [])
     cache: dict[str, Any] = {}
     trees = [claim_tree(G, c) for c in claims]
+    for tree in trees:
+        attach_quotes(G, tree, quotes or {})
     results = [independence(G, c, cache=cache) if t["supported"] else None
                for c, t in zip(claims, trees, strict=True)]
     heading = title or (f"Review of answer {G.graph['answer_id']}" if G.graph.get("answer_id")
@@ -266,7 +396,8 @@ def render_page(G: nx.MultiDiGraph, *, title: str | None = None) -> str:
                     + (f"<p>Links to sources that were never ingested:</p><ul>{dangling}</ul>" if dangling else "")
                     + "</section>")
     audience = _e(G.graph.get("audience", "internal"))
-    articles = "".join(_claim_article(i, t, r) for i, (t, r) in enumerate(zip(trees, results, strict=True), 1))
+    articles = "".join(_claim_article(i, t, r, limit)
+                       for i, (t, r) in enumerate(zip(trees, results, strict=True), 1))
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -280,12 +411,17 @@ def render_page(G: nx.MultiDiGraph, *, title: str | None = None) -> str:
         f'<nav aria-label="Claims in this review"><ol>{toc}</ol></nav>'
         f'<main id="main" tabindex="-1">{articles}{problems}</main>'
         "<footer><p>Generated by graphcite. Quotes are rendered from the stored source revisions; a marked span is "
-        "the exact cited text.</p></footer></body></html>\n"
+        f"the exact cited text; […] marks text an answer left out and underlined words in brackets are its "
+        f"insertions. Excerpts show at most {limit} code points of a source.</p></footer></body></html>\n"
     )
 
 
-def write_html(store: Store, G: nx.MultiDiGraph, target: OutputTarget) -> dict[str, Any]:
-    page = render_page(G)
+def write_html(store: Store, G: nx.MultiDiGraph, target: OutputTarget, *,
+               max_quote_chars: int | None = None) -> dict[str, Any]:
+    """Write the review page of ``G``; transformed quotes piece by piece, excerpts bounded by ``max_quote_chars``."""
+    limit = check_max_quote_chars(max_quote_chars if max_quote_chars is not None
+                                  else G.graph.get("max_quote_chars"))
+    page = render_page(G, max_quote_chars=limit, quotes=transformed_quotes(store, list(G.graph.get("claim_order", []))))
     with open_output(target) as handle:
         handle.write(page)
     return {"bytes": len(page.encode("utf-8"))}

@@ -10,6 +10,10 @@ written into a new sibling folder that takes the target's place in one atomic ex
 (``renameat2(RENAME_EXCHANGE)`` on Linux, two renames elsewhere), so a killed export leaves either
 the old complete folder or the new one. Temporary names carry the writer's pid
 (``.NAME.gc-tmp-PID-HEX``); the next export to the same target removes those whose writer is dead.
+
+How much of a source an export may reproduce is decided here too: ``--max-quote-chars``
+(:data:`DEFAULT_MAX_QUOTE_CHARS`) bounds every excerpt a page or export shows; a longer span is shown
+truncated (:func:`excerpt_window`) and the page names its full offsets.
 """
 
 from __future__ import annotations
@@ -29,9 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from graphcite.errors import OutputError
+from graphcite.errors import OutputError, make_error
 
-__all__ = ["STREAM_ALIASES", "OutputTarget", "clean_stale", "open_output", "output_folder", "output_target"]
+__all__ = ["DEFAULT_MAX_QUOTE_CHARS", "STREAM_ALIASES", "OutputTarget", "check_max_quote_chars", "clean_stale",
+           "excerpt_window", "open_output", "output_folder", "output_target"]
+
+DEFAULT_MAX_QUOTE_CHARS = 500  # code points of source text any one excerpt of a page or export may show
+MIN_QUOTE_CHARS = 20
 
 # Names that mean "this process's standard output or error": system symlinks, written as streams.
 STREAM_ALIASES = re.compile(r"^/(?:dev/(?:stdout|stderr|fd/\d+)|proc/self/fd/\d+)$")
@@ -60,6 +68,34 @@ class OutputTarget:
 
     def __str__(self) -> str:
         return "-" if self.kind == "stdout" else str(self.path)
+
+
+def check_max_quote_chars(limit: int | None) -> int:
+    """The excerpt limit (``None`` is the default); E103 when it is not a whole number of at least 20."""
+    if limit is None:
+        return DEFAULT_MAX_QUOTE_CHARS
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < MIN_QUOTE_CHARS:
+        raise make_error("E103", where="--max-quote-chars", option="--max-quote-chars",
+                         expected=f"a whole number of at least {MIN_QUOTE_CHARS}", value=repr(limit))
+    return limit
+
+
+def excerpt_window(length: int, lo: int, hi: int, limit: int) -> tuple[int, int]:
+    """The part ``[a, b)`` of a text of ``length`` code points to show around the span ``[lo, hi)``.
+
+    At most ``limit`` code points: the whole text when it fits, else the span with context split evenly
+    before and after it, else the first ``limit`` code points of the span itself.
+    """
+    lo, hi = max(0, min(lo, length)), max(0, min(hi, length))
+    if length <= limit:
+        return 0, length
+    if hi - lo >= limit:
+        return lo, lo + limit
+    room = limit - (hi - lo)
+    before = min(lo, room // 2)
+    after = min(length - hi, room - before)
+    before = min(lo, room - after)
+    return lo - before, hi + after
 
 
 def _fail(cause: str, path: Path | str, fix: str) -> OutputError:

@@ -2,6 +2,9 @@
 
 Jinja2 with autoescape renders every page; document text only ever reaches a page through escaping
 (the marked paragraph is built from escaped pieces here, the chain picture by :mod:`graphcite.serve.svg`).
+A quote with an ellipsis or a bracketed insertion is shown as quoted, piece by piece from the stored text,
+with its omissions and insertions marked as such; no excerpt shows more than the service's
+``max_quote_chars`` code points of a source (default 500), and a shortened one names its offsets.
 Pages carry a Content-Security-Policy that allows scripts and styles from this server only, never
 inline, so the one small script (``static/review.js``) is an enhancement: every page works with the
 keyboard and without JavaScript. The annotation form is a plain POST protected by a per-process
@@ -28,6 +31,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from graphcite.export.html import attach_quotes, excerpt_html, quote_pieces_html, transformed_quotes
+from graphcite.export.output import DEFAULT_MAX_QUOTE_CHARS
 from graphcite.models import RELATION_DISPLAY as MODEL_RELATIONS
 from graphcite.models import RELATIONS, STATUS_DISPLAY, UNVERIFIED_DISPLAY
 from graphcite.serve.api import annotation_fields, record_annotation
@@ -46,7 +51,8 @@ from graphcite.serve.reviewers import SESSION_SECONDS, reviewer_for_token, sign_
 from graphcite.serve.svg import chain_svg
 from graphcite.serve.views import answer_view, answers_with_faithfulness, public_annotations
 
-__all__ = ["RELATION_DISPLAY", "STATIC", "csrf_token", "environment", "render_error", "routes"]
+__all__ = ["RELATION_DISPLAY", "STATIC", "clipped", "csrf_token", "environment", "marked", "max_quote_chars",
+           "quoted_pieces", "render_error", "routes"]
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -69,11 +75,13 @@ def relation_display(relation: str | None) -> tuple[str, str]:
     return RELATION_DISPLAY.get(relation or "unchecked", ("•", str(relation)))
 
 
-def marked(unit: dict[str, Any] | None, start: int | None, end: int | None, quote_text: str | None) -> Markup:
-    """The unit's paragraph, escaped, with the cited span inside ``<mark>``.
+def marked(unit: dict[str, Any] | None, start: int | None, end: int | None, quote_text: str | None,
+           limit: int = DEFAULT_MAX_QUOTE_CHARS) -> Markup:
+    """The unit's paragraph, escaped, with the cited span inside ``<mark>``, at most ``limit`` code points.
 
     The exact offsets are used when they fall inside the unit, else the quote's first occurrence,
-    else nothing is marked (the page then shows the quote apart, as not found in the unit).
+    else nothing is marked (the page then shows the quote apart, as not found in the unit). A
+    shortened paragraph is followed by a note naming the code points shown and the span's offsets.
     """
     text = (unit or {}).get("text") or ""
     lo = hi = None
@@ -85,9 +93,27 @@ def marked(unit: dict[str, Any] | None, start: int | None, end: int | None, quot
     if lo is None and quote_text and quote_text in text:
         lo = text.index(quote_text)
         hi = lo + len(quote_text)
-    if lo is None or hi is None:
-        return escape(text)
-    return escape(text[:lo]) + Markup("<mark>") + escape(text[lo:hi]) + Markup("</mark>") + escape(text[hi:])
+    body, note = excerpt_html(text, lo or 0, hi or 0, limit, base if isinstance(base, int) else None)
+    return Markup(body + (f'</p><p class="meta clipped-note">{escape(note)}' if note else ""))
+
+
+def quoted_pieces(cit: dict[str, Any], limit: int = DEFAULT_MAX_QUOTE_CHARS) -> Markup:
+    """A transformed quote as quoted: marked pieces, ``[…]`` omissions, underlined insertions, and a legend."""
+    body, legend = quote_pieces_html(cit.get("quote_pieces") or [], cit.get("quote_transformations") or [], limit)
+    return Markup(f'<blockquote class="transformed"><p class="doc">{body}</p></blockquote>'
+                  f'<p class="meta quote-legend">{escape(legend)}</p>')
+
+
+def clipped(text: str | None, limit: int = DEFAULT_MAX_QUOTE_CHARS) -> Markup:
+    """Source text, escaped and shortened to ``limit`` code points (with a note when it was)."""
+    body, note = excerpt_html(text or "", 0, 0, limit)
+    return Markup(body + (f' <span class="meta clipped-note">({escape(note)})</span>' if note else ""))
+
+
+def max_quote_chars(request: Request) -> int:
+    """The excerpt limit of this service (its settings' ``max_quote_chars``, else the default)."""
+    limit = getattr(service_of(request).settings, "max_quote_chars", None)
+    return limit if isinstance(limit, int) and limit > 0 else DEFAULT_MAX_QUOTE_CHARS
 
 
 def environment() -> Environment:
@@ -95,7 +121,7 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
     env.globals.update(status_display=status_display, relation_display=relation_display, marked=marked,
-                       relations=RELATIONS, quote=quote)
+                       quoted_pieces=quoted_pieces, clipped=clipped, relations=RELATIONS, quote=quote)
     return env
 
 
@@ -114,7 +140,8 @@ def _page(request: Request, template: str, status: int = 200, **context: Any) ->
     service = service_of(request)
     html = _ENV.get_template(template).render(audience=context.pop("audience", service.settings.audience),
                                               csrf=csrf_token(request), reviewer=session_reviewer(request),
-                                              here=_local_path(request.url.path), **context)
+                                              here=_local_path(request.url.path),
+                                              max_quote_chars=max_quote_chars(request), **context)
     return HTMLResponse(html, status_code=status, headers={"content-security-policy": PAGE_CSP,
                                                            "cache-control": "no-store"})
 
@@ -155,6 +182,7 @@ def _chain(store: Any, claim_id: str, audience: str) -> dict[str, Any]:
     if tree.get("kind") != "claim":
         raise NotFoundError(f"no claim {claim_id[:80]!r}", where="claim_id", code="E504",
                             fix="take a claim id from an answer page")
+    attach_quotes(None, tree, transformed_quotes(store, [tree["claim_id"]]))
     return tree
 
 

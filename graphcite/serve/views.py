@@ -109,12 +109,13 @@ def answer_view(store: Store, ref: str, audience: str) -> dict[str, Any]:
     """Everything the answer page shows: each claim's support chain, independence, and its judgements.
 
     Citations get the exact ``start``/``end`` of the cited span (from the verification report the graph
-    carries) so the page marks that span, not merely the first place the quote occurs.
+    carries) so the page marks that span, not merely the first place the quote occurs, and a transformed
+    quote its ``quote_pieces`` and ``quote_transformations`` (from the latest verification report).
     """
     from graphcite.claims.answers import get_answer
     from graphcite.evaluate import annotations
+    from graphcite.export.html import attach_quotes, transformed_quotes
     from graphcite.graph import build_graph, claim_tree, independence, resolve_ref
-    from graphcite.graph.build import node_id
 
     selection = resolve_ref(store, ref)
     if selection.kind != "answer":
@@ -126,11 +127,11 @@ def answer_view(store: Store, ref: str, audience: str) -> dict[str, Any]:
     judged: dict[tuple[str, int], dict[str, Any]] = {
         (a["claim_id"], a["citation"]): a for a in annotations(store) if a["claim_id"] in set(selection.claim_ids)}
     red = _redactor(store) if audience == "public" else None
+    quotes = transformed_quotes(store, list(G.graph["claim_order"]))
     for claim_id in G.graph["claim_order"]:
         tree = claim_tree(G, claim_id)
+        attach_quotes(G, tree, quotes)
         for cit in tree["citations"]:
-            data = G.nodes.get(node_id("citation", f"{claim_id}-{cit['index']}"), {})
-            cit["start"], cit["end"] = data.get("start"), data.get("end")
             review = judged.get((claim_id, cit["index"]))
             if review and red is not None:
                 review = red.scrub_json({**review, "claim": tree["text"]})
