@@ -125,3 +125,29 @@ def test_review_page_renders_the_pieces(harbour: tuple[Store, Path, dict[str, An
     assert '<span class="omission">[…]</span>' in html and '<ins class="insertion"' in html
     assert "The quoted text was not found in this unit" not in html
     assert LONG not in _text(html) and "Shortened to 500" in html
+
+
+def test_review_app_pages_show_pieces(tmp_path: Path) -> None:
+    """The running review app (answer page and claim page) shows a transformed quote piece by piece."""
+    from starlette.testclient import TestClient
+
+    from graphcite.serve import ServiceSettings, create_app
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "harbour.md").write_text(HARBOUR, encoding="utf-8")
+    db = tmp_path / "app.duckdb"
+    with Store(db) as store:
+        ingest(store, [tmp_path / "docs"], prefix="docs/")
+        report = check_answer(store, {"answer_id": "app", "claims": [
+            {"text": "The morning ferry carries bicycles on the lower deck only.", "citations": [
+                {"source": "docs/harbour.md",
+                 "quote": "The morning ferry … carries bicycles on the lower deck only."}]}]})
+    claim_id = report["claims"][0]["claim_id"]
+    with TestClient(create_app(ServiceSettings(db=db))) as client:
+        answer = client.get("/review/answers/app")
+        claim = client.get(f"/review/claims/{claim_id}")
+    for page in (answer, claim):
+        assert page.status_code == 200
+        assert ('<mark>The morning ferry</mark> <span class="omission">[…]</span> '
+                "<mark>carries bicycles on the lower deck only.</mark>") in page.text
+        assert "Quoted as 2 verbatim pieces" in page.text
