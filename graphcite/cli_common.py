@@ -69,7 +69,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
-DbOption = Annotated[str | None, typer.Option("--db", help="DuckDB file (default $GRAPHCITE_DB or ./graphcite.duckdb)")]
+DbOption = Annotated[str | None, typer.Option("--db", help="DuckDB file or postgresql://USER@HOST:PORT/DB URL (default $GRAPHCITE_DB or ./graphcite.duckdb)")]
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table or tree")]
 AudienceOption = Annotated[str, typer.Option("--audience", help="public hides restricted sources' text and ids")]
 

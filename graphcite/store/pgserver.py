@@ -70,6 +70,18 @@ class PgServer:
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop", check=False)
 
+    def add_password_user(self, user: str, password: str) -> str:
+        """A role that must give ``password`` over TCP (scram-sha-256); returns its URL to ``postgres``."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as con:
+            con.execute(f"CREATE ROLE \"{user}\" LOGIN PASSWORD '{password}'")  # type: ignore[arg-type]
+        hba = self.data / "pg_hba.conf"
+        hba.write_text(f"host all {user} 127.0.0.1/32 scram-sha-256\n" + hba.read_text(encoding="utf-8"),
+                       encoding="utf-8")
+        self._run("pg_ctl", "-D", str(self.data), "reload")
+        return f"postgresql://{user}:{password}@127.0.0.1:{self.port}/postgres"
+
     def create_database(self, name: str, *, template: str | None = None) -> str:
         """Create database ``name`` (from ``template`` when given, which is fast); returns its URL."""
         import psycopg

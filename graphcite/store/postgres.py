@@ -150,9 +150,19 @@ class PostgresStore(Store):
                     return [], []
                 return [d.name for d in cursor.description], cursor.fetchall()
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
-            if self.con.closed or self.con.broken:
+            if self._is_lost(exc):
                 raise self._lost(exc) from None
             raise
+
+    def table_names(self) -> set[str]:
+        # pg_tables lists every table; information_schema only those this role may read
+        return {row[0] for row in self._run("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()",
+                                            None)[1]}
+
+    def _is_lost(self, exc: BaseException) -> bool:
+        """The connection is gone (closed, broken, or the server shutting down), not a failed statement."""
+        state = getattr(exc, "sqlstate", None) or ""
+        return self.con.closed or self.con.broken or state.startswith(("08", "57P"))
 
     def _rollback(self) -> None:
         if self.con.closed or self.con.broken:
@@ -170,7 +180,7 @@ class PostgresStore(Store):
                 for start in range(0, len(view), 1 << 20):
                     copy.write(view[start:start + (1 << 20)])
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
-            if self.con.closed or self.con.broken:
+            if self._is_lost(exc):
                 raise self._lost(exc) from None
             raise
 
