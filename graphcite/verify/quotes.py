@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["NORMALISATIONS", "ParsedQuote", "QuoteMatch", "QuotePiece", "QuoteProblem", "RenderedQuote",
+__all__ = ["NORMALISATIONS", "Normalised", "ParsedQuote", "QuoteMatch", "QuotePiece", "QuoteProblem", "RenderedQuote",
            "Transformation", "match_quote", "normalise", "parse_quote", "scope_problem"]
 
 # What matching may ignore, by the name a report gives it. Whitespace runs are handled apart.
@@ -35,7 +36,6 @@ NORMALISATIONS: dict[str, dict[str, str]] = {
 }
 WHITESPACE = "runs of whitespace"
 KINDS: tuple[str, ...] = (*NORMALISATIONS, WHITESPACE)
-_SPACE = frozenset(" \t\n\r\f\v")
 _MARKER = re.compile(r"\[\s*(?:…|\.{3,})\s*\]|…|\.{3,}|\[([^\[\]]*)\]")
 MAX_STARTS = 64  # occurrences of the first piece tried; more means the quote is too common to place
 MAX_SILENT_GAP = 40  # source text an insertion may stand in for without an ellipsis (a pronoun, a name)
@@ -180,27 +180,46 @@ def parse_quote(quote: str) -> ParsedQuote:
     return ParsedQuote(tuple(pieces), tuple(transformations), tuple(layout))
 
 
+@dataclass(frozen=True, slots=True)
+class Normalised:
+    """A text after normalisation, and the way back: :meth:`origin` maps a position to the original's."""
+
+    text: str
+    breaks: tuple[int, ...] = ()  # positions just after a collapsed run of whitespace
+    removed: tuple[int, ...] = ()  # code points removed up to and including each such run
+
+    def origin(self, at: int) -> int:
+        k = bisect_right(self.breaks, at)
+        return at + (self.removed[k - 1] if k else 0)
+
+
+_RUNS = re.compile(r"[ \t\n\r\f\v]{2,}|[\t\n\r\f\v]")
+
+
 @lru_cache(maxsize=16)
-def normalise(text: str, kinds: frozenset[str]) -> tuple[str, tuple[int, ...]]:
-    """``text`` with the ``kinds`` of normalisation applied, and for each code point kept its index in ``text``."""
-    table: dict[str, str] = {}
-    for kind in kinds:
-        table.update(NORMALISATIONS.get(kind, {}))
-    collapse = WHITESPACE in kinds
-    out: list[str] = []
-    index: list[int] = []
-    in_space = False
-    for i, ch in enumerate(text):
-        ch = table.get(ch, ch)
-        if collapse and ch in _SPACE:
-            if in_space:
-                continue
-            ch, in_space = " ", True
-        else:
-            in_space = False
-        out.append(ch)
-        index.append(i)
-    return "".join(out), tuple(index)
+def _table(kinds: frozenset[str]) -> dict[int, str]:
+    return {ord(k): v for kind in sorted(kinds) for k, v in NORMALISATIONS.get(kind, {}).items()}
+
+
+@lru_cache(maxsize=64)
+def normalise(text: str, kinds: frozenset[str]) -> Normalised:
+    """``text`` with the ``kinds`` of normalisation applied (see :data:`NORMALISATIONS`), mapped back by offsets."""
+    table = _table(kinds)
+    mapped = text.translate(table) if table else text  # one code point for one: offsets unchanged
+    if WHITESPACE not in kinds:
+        return Normalised(mapped)
+    parts: list[str] = []
+    breaks: list[int] = []
+    removed: list[int] = []
+    at = gone = 0
+    for run in _RUNS.finditer(mapped):
+        parts += [mapped[at:run.start()], " "]
+        gone += run.end() - run.start() - 1
+        breaks.append(run.start() - (gone - (run.end() - run.start() - 1)) + 1)
+        removed.append(gone)
+        at = run.end()
+    parts.append(mapped[at:])
+    return Normalised("".join(parts), tuple(breaks), tuple(removed))
 
 
 def _chains(haystack: str, pieces: Sequence[str]) -> tuple[list[list[tuple[int, int]]], bool]:
@@ -226,21 +245,27 @@ def _chains(haystack: str, pieces: Sequence[str]) -> tuple[list[list[tuple[int, 
 
 
 def _placements(text: str, pieces: Sequence[str], kinds: frozenset[str]) -> tuple[list[tuple[QuotePiece, ...]], bool]:
-    norm, index = normalise(text, kinds) if kinds else (text, ())
-    wanted = [normalise(p, kinds)[0] for p in pieces] if kinds else list(pieces)
+    if not kinds:
+        chains, crowded = _chains(text, pieces)
+        return [tuple(QuotePiece(s, e) for s, e in chain) for chain in chains], crowded
+    norm = normalise(text, kinds)
+    wanted = [normalise(p, kinds).text for p in pieces]
     if not all(wanted):
         return [], False
-    chains, crowded = _chains(norm, wanted)
-    if not kinds:
-        return [tuple(QuotePiece(s, e) for s, e in chain) for chain in chains], crowded
-    return [tuple(QuotePiece(index[s], index[e - 1] + 1) for s, e in chain) for chain in chains], crowded
+    chains, crowded = _chains(norm.text, wanted)
+    return [tuple(QuotePiece(norm.origin(s), norm.origin(e - 1) + 1) for s, e in chain) for chain in chains], crowded
 
 
 def _needed(pieces: Sequence[str], stored: Sequence[str]) -> tuple[str, ...]:
     """The kinds of normalisation without which some piece would not equal its stored text."""
     every = frozenset(KINDS)
+
+    def present(kind: str, text: str) -> bool:
+        return bool(_RUNS.search(text)) if kind == WHITESPACE else any(c in text for c in NORMALISATIONS[kind])
+
     return tuple(kind for kind in KINDS
-                 if any(normalise(p, every - {kind})[0] != normalise(s, every - {kind})[0]
+                 if any((present(kind, p) or present(kind, s))
+                        and normalise(p, every - {kind}).text != normalise(s, every - {kind}).text
                         for p, s in zip(pieces, stored, strict=True)))
 
 

@@ -18,7 +18,15 @@ from graphcite.ingest import ingest
 from graphcite.schemas import report_schema
 from graphcite.store import Store
 from graphcite.verify import verify_answer
-from graphcite.verify.quotes import QuoteMatch, QuoteProblem, match_quote, parse_quote
+from graphcite.verify.quotes import (
+    KINDS,
+    NORMALISATIONS,
+    QuoteMatch,
+    QuoteProblem,
+    match_quote,
+    normalise,
+    parse_quote,
+)
 
 FERRY = """---
 title: Harbour ferry operations
@@ -233,3 +241,18 @@ def test_the_quote_shown_is_rebuilt_from_the_stored_text() -> None:
     assert isinstance(found, QuoteMatch) and found.normalised == ("curly quotes",)
     assert found.render(text) == "The pier's lamp \u2026 closes at dusk."
     assert Path(KEY).suffix == ".md"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab .\t\n\u00a0\u2019\u201c\u2014-'")), max_size=40))
+def test_normalised_positions_map_back_to_the_stored_text(text: str) -> None:
+    norm = normalise(text, frozenset(KINDS))
+    table = {k: v for kinds in NORMALISATIONS.values() for k, v in kinds.items()}
+    assert "  " not in norm.text and "\n" not in norm.text
+    previous = -1
+    for at, ch in enumerate(norm.text):
+        origin = norm.origin(at)
+        assert origin > previous
+        previous = origin
+        stored = table.get(text[origin], text[origin])
+        assert stored == ch or (ch == " " and stored.isspace())
