@@ -256,3 +256,32 @@ def test_normalised_positions_map_back_to_the_stored_text(text: str) -> None:
         previous = origin
         stored = table.get(text[origin], text[origin])
         assert stored == ch or (ch == " " and stored.isspace())
+
+
+def test_both_engines_place_and_refuse_the_same_pieces(any_store: Store, tmp_path: Path) -> None:
+    """The piece checks run on what the store returns, so DuckDB and PostgreSQL give the same report."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "ferry.md").write_text(FERRY, encoding="utf-8")
+    ingest(any_store, [tmp_path / "docs"], prefix="docs/")
+    adjacent = check(any_store, "Cars wait, and in fog the pilot holds the ferry.",
+                     "Cars wait for the second crossing. … the pilot holds the ferry at the pier.")
+    assert adjacent["citations"][0]["valid"] and "adjacent units" in codes(adjacent)["GC108"][1]
+    across = check(any_store, "Cars wait for the crossing that costs four euros.",
+                   "Cars wait for the second crossing. … A single crossing costs four euros.")
+    assert codes(across)["GC109"][0] == "fail"
+
+
+def test_a_unit_citation_keeps_its_pieces_inside_the_unit(ferry: tuple[Store, str]) -> None:
+    store, text = ferry
+    unit = store.row("SELECT unit_id, start FROM evidence_unit WHERE text LIKE 'The morning ferry%'")
+    assert unit is not None
+    answer = load_answer({"answer_id": "ferry", "claims": [{"text": "The morning ferry leaves at seven.", "citations": [
+        {"chunk_id": unit["unit_id"], "quote": "The morning ferry leaves … at seven. [It] carries bicycles"}]}]})
+    cit = verify_answer(store, answer)["claims"][0]["citations"][0]
+    assert cit["valid"] and len(cit["quote_pieces"]) == 3
+    assert all(text[p["start"]:p["end"]] == p["text"] for p in cit["quote_pieces"])  # document offsets
+    assert cit["quote_pieces"][0]["start"] == unit["start"]
+    outside = load_answer({"answer_id": "ferry", "claims": [{"text": "x", "citations": [
+        {"chunk_id": unit["unit_id"], "quote": "The morning ferry leaves … the pilot holds the ferry"}]}]})
+    refused = verify_answer(store, outside)["claims"][0]["citations"][0]
+    assert not refused["valid"] and any(f["code"] == "GC107" for f in refused["findings"])
