@@ -379,7 +379,14 @@ def _transformed_evidence(cit: ResolvedCitation, units: list[dict[str, Any]], fe
             cit.fail("GC109", problem)
             return False
     kinds = [t.kind for t in placed.parsed.transformations]
-    inserted = [f"[{t.text}]" for t in placed.parsed.transformations if t.kind == "insertion"]
+    text, pieces_at = revision["text"], placed.pieces
+    inserted = []
+    for t in placed.parsed.transformations:
+        if t.kind == "insertion":
+            stands_for = text[pieces_at[t.at - 1].end:pieces_at[t.at].start].strip() \
+                if 0 < t.at < len(pieces_at) and not any(o.kind == "ellipsis" and o.at == t.at
+                                                         for o in placed.parsed.transformations) else ""
+            inserted.append(f"[{t.text}]" + (f" for {stands_for!r}" if stands_for else ""))
     cit.note("GC108", f"{len(placed.pieces)} verbatim piece{'s' if len(placed.pieces) != 1 else ''} in order"
                       f"{' in one unit' if len({u['unit_id'] for u in units}) == 1 else ' in adjacent units'}; "
                       + ", ".join(filter(None, [

@@ -279,6 +279,7 @@ def test_a_unit_citation_keeps_its_pieces_inside_the_unit(ferry: tuple[Store, st
         {"chunk_id": unit["unit_id"], "quote": "The morning ferry leaves … at seven. [It] carries bicycles"}]}]})
     cit = verify_answer(store, answer)["claims"][0]["citations"][0]
     assert cit["valid"] and len(cit["quote_pieces"]) == 3
+    assert "inserted [It] for 'It'" in next(f["detail"] for f in cit["findings"] if f["code"] == "GC108")
     assert all(text[p["start"]:p["end"]] == p["text"] for p in cit["quote_pieces"])  # document offsets
     assert cit["quote_pieces"][0]["start"] == unit["start"]
     outside = load_answer({"answer_id": "ferry", "claims": [{"text": "x", "citations": [
