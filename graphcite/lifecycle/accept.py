@@ -25,8 +25,7 @@ _COLUMNS = list(Acceptance.model_fields)
 
 def acceptance_table_exists(store: Store) -> bool:
     """Whether the store has an ``acceptance`` table yet (stores created before it have none)."""
-    return bool(store.scalar("SELECT count(*) FROM information_schema.tables "
-                             "WHERE table_schema = 'main' AND table_name = 'acceptance'"))
+    return "acceptance" in store.table_names()
 
 
 def _ensure_table(store: Store) -> None:

@@ -24,8 +24,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.dialects import postgresql
-from sqlalchemy.schema import CreateTable
 from sqlmodel import Field, SQLModel
 
 from graphcite.errors import make_error
@@ -53,15 +51,11 @@ class Adoption(SQLModel, table=True):
 
 
 def _table_exists(store: Store) -> bool:
-    return bool(store.scalar("SELECT count(*) FROM information_schema.tables WHERE table_name = 'adoption'"))
+    return "adoption" in store.table_names()
 
 
 def _ensure_table(store: Store) -> None:
-    if _table_exists(store):
-        return
-    ddl = str(CreateTable(Adoption.__table__, if_not_exists=True).compile(  # type: ignore[attr-defined]
-        dialect=postgresql.dialect())).replace("TIMESTAMP WITH TIME ZONE", "TIMESTAMP")
-    store.execute(ddl)
+    store.ensure_table(Adoption)
 
 
 def _source_file(store: Store, key: str, path: Path) -> dict[str, Any]:

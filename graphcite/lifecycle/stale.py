@@ -37,7 +37,7 @@ _LATEST_ACCEPTANCES = """(
                    row_number() OVER (PARTITION BY claim_id, task, destination
                                       ORDER BY accepted_at DESC, rowid DESC) AS newest
             FROM acceptance WHERE expires IS NULL OR expires > current_date) a
-        WHERE newest = 1)"""
+        WHERE newest = 1) latest"""
 
 
 def stale_sql(with_acceptances: bool, dialect: Dialect = DUCKDB) -> str:
@@ -51,7 +51,7 @@ def stale_sql(with_acceptances: bool, dialect: Dialect = DUCKDB) -> str:
     """
     revisions = dialect.json_strings("evidence_revisions_json")
     relied = _RELIED.format(kind="verification", id="record_id", at="verified_at", revisions=revisions,
-                             table="(SELECT *, rowid AS row_order FROM verification)")
+                             table="(SELECT *, rowid AS row_order FROM verification) v")
     if with_acceptances:
         relied += "\n    UNION ALL" + _RELIED.format(kind="acceptance", id="acceptance_id", at="accepted_at",
                                                     revisions=revisions, table=_LATEST_ACCEPTANCES)
@@ -87,8 +87,7 @@ STALE_SQL = stale_sql(False)
 
 
 def _has_acceptances(store: Store) -> bool:
-    return bool(store.scalar("SELECT count(*) FROM information_schema.tables "
-                             "WHERE table_schema = 'main' AND table_name = 'acceptance'"))
+    return "acceptance" in store.table_names()
 
 
 def find_stale(store: Store) -> list[dict[str, Any]]:

@@ -209,6 +209,9 @@ class Store:
             return f"{column} IN ({', '.join('?' * len(items))})", items
         return f"{column} IN (SELECT unnest(?::{cast}[]))", [items]
 
+    def analyze(self) -> None:
+        """Refresh the planner's statistics after a large load (PostgreSQL; DuckDB keeps its own)."""
+
     def counts(self) -> dict[str, int]:
         """Row count per table, for summaries."""
         return {table: int(self.scalar(f"SELECT count(*) FROM {table}")) for table in TABLES}
@@ -319,6 +322,7 @@ def copy_store(source: Store, target: Store, *, batch_rows: int = 200_000) -> di
                                      schema=arrow_schema(table))
                 target.bulk_insert(table, chunk, or_ignore=True)
             copied[table] = total
+    target.analyze()
     return copied
 
 

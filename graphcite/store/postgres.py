@@ -27,7 +27,7 @@ from psycopg.adapt import Loader
 from graphcite.errors import StoreError, make_error
 from graphcite.store.base import Params, Store, one_line, resolve_db_path
 from graphcite.store.dialect import POSTGRES, Dialect
-from graphcite.store.schema import APPEND_ONLY, IMMUTABLE, SCHEMA_VERSION, TABLES, ddl_statements
+from graphcite.store.schema import APPEND_ONLY, IMMUTABLE, SCHEMA_VERSION, TABLES, ddl_statements, table_ddl
 
 __all__ = ["PostgresStore", "mask_url", "postgres_ddl"]
 
@@ -71,10 +71,13 @@ END $$"""
 
 def postgres_ddl() -> list[str]:
     """Tables (text in the "C" collation), indexes and the triggers that keep records unchanged."""
+    from graphcite.models import Acceptance, Reviewer
+
     statements = [*ddl_statements("postgresql"), _TRIGGER_FUNCTION]
+    for model in (Acceptance, Reviewer):  # created on first use in DuckDB; here by the owner, up front
+        statements.extend(table_ddl(model.__table__, "postgresql"))  # type: ignore[attr-defined]
     for table in (*APPEND_ONLY, *IMMUTABLE):
-        if table in TABLES:
-            statements.extend(guard_statements(table))
+        statements.extend(guard_statements(table))
     return statements
 
 
@@ -98,6 +101,33 @@ def _pg_type(kind: pa.DataType) -> str:
     if pa.types.is_date(kind):
         return "DATE"
     return 'TEXT COLLATE "C"'
+
+
+class PgConnection:
+    """One psycopg connection (``raw``), with the small DuckDB-like surface callers of ``store.con`` use.
+
+    ``cursor()`` opens a new connection, as a DuckDB cursor is an independent session: a thread that
+    takes ``store.con.cursor()`` gets transactions of its own (the service's per-thread views).
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            self.raw: psycopg.Connection[Any] = psycopg.connect(url, autocommit=True, connect_timeout=10,
+                                                                application_name="graphcite")
+        except (psycopg.Error, ValueError) as exc:
+            raise make_error("E604", where=mask_url(url), detail=_reason(exc)) from None
+        self.raw.adapters.register_loader("numeric", _NumericLoader)
+        self.raw.execute("SET TIME ZONE 'UTC'")
+
+    def cursor(self) -> PgConnection:
+        return PgConnection(self.url)
+
+    def execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
+        return self.raw.execute(POSTGRES.sql(sql, has_params=bool(params)), params or None)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        self.raw.close()
 
 
 class PostgresStore(Store):
@@ -124,15 +154,8 @@ class PostgresStore(Store):
     def shown_path(self) -> str:
         return mask_url(self.path)
 
-    def _connect(self) -> psycopg.Connection[Any]:
-        try:
-            con = psycopg.connect(self.path, autocommit=True, connect_timeout=10,
-                                  application_name="graphcite")
-        except (psycopg.Error, ValueError) as exc:
-            raise make_error("E604", where=self.shown_path, detail=_reason(exc)) from None
-        con.adapters.register_loader("numeric", _NumericLoader)
-        con.execute("SET TIME ZONE 'UTC'")
-        return con
+    def _connect(self) -> PgConnection:
+        return PgConnection(self.path)
 
     def close(self) -> None:
         with contextlib.suppress(psycopg.Error):
@@ -144,7 +167,7 @@ class PostgresStore(Store):
 
     def _run(self, sql: str, params: Params) -> tuple[list[str], list[tuple[Any, ...]]]:
         try:
-            with self.con.cursor() as cursor:
+            with self.con.raw.cursor() as cursor:
                 cursor.execute(sql, params or None)  # type: ignore[arg-type]
                 if cursor.description is None:
                     return [], []
@@ -154,6 +177,9 @@ class PostgresStore(Store):
                 raise self._lost(exc) from None
             raise
 
+    def analyze(self) -> None:
+        self._run("ANALYZE", None)
+
     def table_names(self) -> set[str]:
         # pg_tables lists every table; information_schema only those this role may read
         return {row[0] for row in self._run("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()",
@@ -162,20 +188,20 @@ class PostgresStore(Store):
     def _is_lost(self, exc: BaseException) -> bool:
         """The connection is gone (closed, broken, or the server shutting down), not a failed statement."""
         state = getattr(exc, "sqlstate", None) or ""
-        return self.con.closed or self.con.broken or state.startswith(("08", "57P"))
+        return self.con.raw.closed or self.con.raw.broken or state.startswith(("08", "57P"))
 
     def _rollback(self) -> None:
-        if self.con.closed or self.con.broken:
+        if self.con.raw.closed or self.con.raw.broken:
             return
         with contextlib.suppress(psycopg.Error):
-            self.con.execute("ROLLBACK")
+            self.con.raw.execute("ROLLBACK")
 
     def _copy(self, table: str, arrow: pa.Table) -> None:
         names = ", ".join(f'"{name}"' for name in arrow.column_names)
         buffer = io.BytesIO()
         pacsv.write_csv(arrow, buffer, _CSV)
         try:
-            with self.con.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT CSV)") as copy:
+            with self.con.raw.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT CSV)") as copy:
                 view = buffer.getbuffer()
                 for start in range(0, len(view), 1 << 20):
                     copy.write(view[start:start + (1 << 20)])
@@ -211,7 +237,7 @@ class PostgresStore(Store):
         return name
 
     def release(self, name: str) -> None:
-        if self.con.closed or self.con.broken:
+        if self.con.raw.closed or self.con.raw.broken:
             return
         with contextlib.suppress(psycopg.Error):
             self._run(f"DROP TABLE IF EXISTS pg_temp.{name}", None)

@@ -176,7 +176,7 @@ def revision_indexes(store: Store, revision_ids: Iterable[str]) -> dict[str, Rev
         where, params = store.in_list("u.revision_id", missing)
         built = {r: RevisionIndex({}, {}, {}) for r in missing}
         for row in store.rows(f"""
-                SELECT u.*, (SELECT list(p.term ORDER BY p.term) FROM term_posting p WHERE p.unit_id = u.unit_id)
+                SELECT u.*, (SELECT array_agg(p.term ORDER BY p.term) FROM term_posting p WHERE p.unit_id = u.unit_id)
                        AS _terms
                 FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start""", params):
             index = built[row["revision_id"]]
