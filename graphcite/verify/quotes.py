@@ -201,9 +201,20 @@ def _table(kinds: frozenset[str]) -> dict[int, str]:
     return {ord(k): v for kind in sorted(kinds) for k, v in NORMALISATIONS.get(kind, {}).items()}
 
 
-@lru_cache(maxsize=64)
 def normalise(text: str, kinds: frozenset[str]) -> Normalised:
-    """``text`` with the ``kinds`` of normalisation applied (see :data:`NORMALISATIONS`), mapped back by offsets."""
+    """``text`` with the ``kinds`` of normalisation applied (see :data:`NORMALISATIONS`), mapped back by offsets.
+
+    A long text (a cited document) is normalised once and kept for the next quotes into it.
+    """
+    return _normalise_long(text, kinds) if len(text) > 2_000 else _normalise(text, kinds)
+
+
+@lru_cache(maxsize=8)
+def _normalise_long(text: str, kinds: frozenset[str]) -> Normalised:
+    return _normalise(text, kinds)
+
+
+def _normalise(text: str, kinds: frozenset[str]) -> Normalised:
     table = _table(kinds)
     mapped = text.translate(table) if table else text  # one code point for one: offsets unchanged
     if WHITESPACE not in kinds:
