@@ -151,3 +151,22 @@ def test_review_app_pages_show_pieces(tmp_path: Path) -> None:
         assert ('<mark>The morning ferry</mark> <span class="omission">[…]</span> '
                 "<mark>carries bicycles on the lower deck only.</mark>") in page.text
         assert "Quoted as 2 verbatim pieces" in page.text
+
+
+def test_public_export_never_shows_pieces_of_a_restricted_source(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "vault.md").write_text(
+        "---\ntitle: Vault rota\nvisibility: restricted\n---\n# Vault\n\n"
+        "The vault opens at nine. Only two keyholders may enter together.\n", encoding="utf-8")
+    db = tmp_path / "vault.duckdb"
+    with Store(db) as store:
+        ingest(store, [tmp_path / "docs"], prefix="docs/")
+        report = check_answer(store, {"answer_id": "vault", "claims": [{"text": "The vault opens at nine.", "citations": [
+            {"source": "docs/vault.md", "quote": "The vault opens … at nine. Only [the] two keyholders"}]}]})
+        assert report["claims"][0]["citations"][0]["quote_pieces"]  # recorded for the internal audience
+        internal, public = tmp_path / "internal.html", tmp_path / "public.html"
+        export(store, "html", internal, answer="vault")
+        export(store, "html", public, answer="vault", audience="public")
+    assert '<span class="omission">[…]</span>' in internal.read_text(encoding="utf-8")
+    page = public.read_text(encoding="utf-8")
+    assert "keyholders" not in page and "omission" not in page.split("<main")[1] and "Evidence withheld" in page
