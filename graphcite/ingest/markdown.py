@@ -22,7 +22,7 @@ import gc
 import html
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -31,11 +31,12 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
+from graphcite.ingest import mdblocks
 from graphcite.ingest.frontmatter import normalise_metadata, split_front_matter
 from graphcite.ingest.text import NEWLINE, line_starts, strip_span
 from graphcite.models import ParsedDocument, ParsedUnit
 
-__all__ = ["markdown_parser", "parse", "plain_inline"]
+__all__ = ["markdown_parser", "parse", "parser_counts", "plain_inline"]
 
 _LIST_OPEN = ("bullet_list_open", "ordered_list_open")
 # Whitespace markdown-it trims from table lines (CommonMark's set); used to find the outer pipes.
@@ -178,14 +179,28 @@ def _plain_segment(segment: str) -> str:
     return html.unescape(segment)
 
 
-def parse(text: str, *, where: str) -> ParsedDocument:
+# Bodies parsed by the fast scanner and by markdown-it-py (its fallback), in this process.
+_COUNTS = {"fast": 0, "fallback": 0}
+
+
+def parser_counts() -> dict[str, int]:
+    """How many bodies this process parsed with the fast scanner and how many fell back."""
+    return dict(_COUNTS)
+
+
+def parse(text: str, *, where: str, fast: bool = True) -> ParsedDocument:
     """Parse Markdown ``text``; front matter goes to ``metadata`` (validated), never into units.
 
     When the front matter has no title, the first level-1 heading becomes ``metadata["title"]``.
+    The body goes through :mod:`graphcite.ingest.mdblocks` first and through markdown-it-py when
+    that scanner meets a construct it does not handle (or with ``fast=False``); both give the
+    same units.
     """
     front, body_offset = split_front_matter(text, where=where)
     metadata: dict[str, Any] = normalise_metadata(front, where=where)
-    walker = _parse_body(text, body_offset, _CHUNK_CHARS)
+    walker = _fast_body(text, body_offset) if fast else None
+    if walker is None:
+        walker = _parse_body(text, body_offset, _CHUNK_CHARS)
     if "title" not in metadata and walker.first_title:
         metadata["title"] = walker.first_title
     return ParsedDocument(text=text, format="markdown", units=walker.units, metadata=metadata)
@@ -219,6 +234,21 @@ def _runs_on(tokens: list[Token], lines: int) -> bool:
         return False
     last = tokens[-1]
     return last.type in ("fence", "html_block") and last.map is not None and last.map[1] >= lines
+
+
+def _fast_body(text: str, body_offset: int) -> _Walker | None:
+    """The body's units from the fast scanner, or None when it declines (counted either way)."""
+    body = text[body_offset:] if body_offset else text
+    with _collector_paused(len(body) > _PAUSE_GC_CHARS):
+        try:
+            tokens = mdblocks.block_tokens(mdblocks.body_lines(body))
+        except mdblocks.Unsupported:
+            _COUNTS["fallback"] += 1
+            return None
+        walker = _Walker(text, body_offset)
+        walker.walk(tokens)
+    _COUNTS["fast"] += 1
+    return walker
 
 
 def _parse_body(text: str, body_offset: int, chunk_chars: int) -> _Walker:
@@ -271,7 +301,7 @@ class _Walker:
         self.headings: list[str | None] = [None] * 6
         self.path: tuple[str, ...] = ()
         self.first_title: str | None = None
-        self.tokens: list[Token] = []
+        self.tokens: Sequence[Token | mdblocks.BlockToken] = []
         self.close: list[int] = []
 
     # -- offsets ---------------------------------------------------------------------------
@@ -312,7 +342,7 @@ class _Walker:
 
     # -- walking ---------------------------------------------------------------------------
 
-    def walk(self, tokens: list[Token]) -> None:
+    def walk(self, tokens: Sequence[Token | mdblocks.BlockToken]) -> None:
         self.tokens = tokens
         self.close = close = [0] * len(tokens)
         stack: list[int] = []
@@ -327,7 +357,7 @@ class _Walker:
             self.block(index, token)
             index = close[index] + 1 if token.nesting == 1 else index + 1
 
-    def block(self, index: int, token: Token) -> None:
+    def block(self, index: int, token: Token | mdblocks.BlockToken) -> None:
         kind = token.type
         line_map = token.map
         if line_map is None:
@@ -351,7 +381,7 @@ class _Walker:
             if not (content.startswith("<!--") and content.endswith("-->")):
                 self.add_lines(line_map[0], line_map[1], "paragraph")
 
-    def heading(self, index: int, token: Token) -> None:
+    def heading(self, index: int, token: Token | mdblocks.BlockToken) -> None:
         level = int(token.tag[1])
         title = plain_inline(self.tokens[index + 1].content)
         first, stop = token.map or (0, 0)
@@ -374,7 +404,7 @@ class _Walker:
         if level == 1 and self.first_title is None and title:
             self.first_title = title
 
-    def fence(self, token: Token) -> None:
+    def fence(self, token: Token | mdblocks.BlockToken) -> None:
         first, stop = token.map or (0, 0)
         last = stop - 1
         if last > first:
