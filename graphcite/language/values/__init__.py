@@ -1,9 +1,12 @@
 """Typed values as people write them, read the same way in claims and evidence: quantities with units,
 counts, percents, money, dates, versions and revisions.
 
-Split by concern: :mod:`.numbers` reads one number (digits or words) and holds the pint registry,
-:mod:`.unitwords` knows unit spellings and the cue words around a value, :mod:`.extract` scans a text
-for values with exact spans, :mod:`.compare` compares two values in base units.
+Split by concern: :mod:`.numbers` reads one number (digits or words) and holds the pint registry;
+:mod:`.units` turns unit spellings into pint units (``data/units.txt`` first, then pint itself);
+:mod:`.unitwords` reads the cue words around a value; :mod:`.extract` scans a text for values with
+exact spans, helped by :mod:`.unitreading` (what is written around one number), :mod:`.datereading`
+(dates, versions, revisions), :mod:`.scanbase` (shared scan state) and :mod:`.patterns` (the compiled
+patterns); :mod:`.compare` compares two values in base units.
 """
 
 from __future__ import annotations

@@ -105,13 +105,13 @@ def _trie_regex(words: list[str]) -> str:
     return emit(trie)
 
 
-def number_anchor_pattern(*, lowercase: bool = False) -> str:
+def number_anchor_pattern(*, lowercase: bool = False, extra: tuple[str, ...] = ()) -> str:
     """Regex source that finds number words, scale words and time words (the word anchors).
 
     With ``lowercase`` the pattern only knows lowercase spellings: scanning ``text.lower()`` with it
     (compiled with ``re.ASCII``) is about twice as fast as scanning the text for two spellings.
     """
-    words = [*NUMBER_WORDS, *SCALE_WORDS, "dozen", "half", "quarter", *TIME_UNIT_WORDS]
+    words = [*NUMBER_WORDS, *SCALE_WORDS, "dozen", "half", "quarter", *TIME_UNIT_WORDS, *extra]
     if not lowercase:
         words += [w.capitalize() for w in words]
     return r"\b" + _trie_regex(sorted(set(words))) + r"\b"
@@ -140,7 +140,8 @@ _DIGITS = re.compile(r"""
             |\d{1,3}(?:\ \d{3}){2,}(?!\d|[.,]\d)|\d+)
     (?P<dec>\.\d+(?![.\d]))?
     (?P<exp>[eE][-+]?\d{1,3}(?![\w.]))?
-    (?P<pow>[x×]10\^[-+]?\d{1,3}(?![\w.]))?
+    (?P<pow>[x×·]10(?:\^|\*\*)[-+−]?\d{1,3}(?![\w.])|[x×·]10[-−]\d{1,3}(?![\w.])|[x×·]10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}
+          |[x×·](?P<pbase>[2-9])(?:\^|\*\*)(?P<pexp>\d{1,2})(?![\w.]))?
     (?P<ufrac>[""" + _FRACTION_CHARS + r"""])?
 """, re.VERBOSE)
 _SCALE_AFTER = re.compile(r"(?P<sfx>MM|mn|bn|mil|[kKMb])(?![A-Za-z0-9])|(?P<sp>[ \u00a0]+)(?P<word>"
@@ -150,7 +151,7 @@ _SCALE_WORD_PREFIXES = frozenset(["hu", "th", "mi", "bi", "tr", "la", "cr", "bl"
 _SUFFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "MM": 1e6, "mn": 1e6, "mil": 1e6, "bn": 1e9, "b": 1e9}
 _SHORT_SCALES = {"bln": 1e9, "tln": 1e12}
 _WORD = re.compile(r"[A-Za-z]+")
-_GAP = re.compile(r"[ \u00a0]+and[ \u00a0]+|[ \u00a0]*-[ \u00a0]*|[ \u00a0]+")
+_GAP = re.compile(r"[ \u00a0]+(?:and|&)[ \u00a0]+|[ \u00a0]*-[ \u00a0]*|,[ \u00a0]+|[ \u00a0]+")
 _FRACTION_TAIL = re.compile(r"(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+)\b(?!-)")
 _AND_PART = re.compile(r"[ \u00a0]+and[ \u00a0]+(?:(?P<a>an?)[ \u00a0]+)?(?P<num>[A-Za-z]+)"
                        r"(?:(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+))?\b")
@@ -206,6 +207,8 @@ def _parse_words(text: str, pos: int) -> NumberToken | None:
     end = pos
     match = _WORD.match(text, pos)
     gap_kind = ""
+    before_comma: tuple[float, float, float, str | None, float, int] | None = None
+    scaled_after_comma = False
     while match:
         word = match.group().lower()
         cls = _word_class(word)
@@ -214,6 +217,12 @@ def _parse_words(text: str, pos: int) -> NumberToken | None:
         if gap_kind == "and" and not (last in ("hundred", "big") and cls in ("unit", "teen", "tens")):
             break
         if gap_kind == "-" and not (last == "tens" and cls == "unit"):
+            break
+        if gap_kind == "," and not (last == "big" and cls in ("unit", "teen", "tens")):
+            break
+        if before_comma is not None and cls == "big" and SCALE_WORDS[word] >= last_big:
+            # "one thousand, two thousand": a list, not "one thousand, two"; undo the comma
+            total, current, small, last, last_big, end = before_comma
             break
         if cls in ("unit", "teen", "tens"):
             current += NUMBER_WORDS[word]
@@ -234,16 +243,24 @@ def _parse_words(text: str, pos: int) -> NumberToken | None:
         else:
             current = current - small + (small or 1) * 12
             small = 0
+        if cls in ("hundred", "big"):
+            scaled_after_comma = True
         end = match.end()
         last = cls
         gap = _GAP.match(text, end)
         if not gap:
             break
         gap_text = gap.group()
-        gap_kind = "and" if "and" in gap_text else "-" if "-" in gap_text else " "
+        gap_kind = ("and" if "and" in gap_text or "&" in gap_text else "-" if "-" in gap_text
+                    else "," if "," in gap_text else " ")
+        if gap_kind == ",":  # "three million, two hundred and forty": read on only while smaller
+            before_comma = (total, current, small, last, last_big, end)
+            scaled_after_comma = False
         match = _WORD.match(text, gap.end())
     if last is None:
         return None
+    if before_comma is not None and not scaled_after_comma:  # "two million, three of them"
+        total, current, small, last, last_big, end = before_comma
     value = total + current
     integer = True
     fraction = _FRACTION_TAIL.match(text, end)
@@ -289,6 +306,14 @@ _SIMPLE_NUMBER = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d/eE^x×\u00a
                             + _FRACTION_CHARS + r"]|[.,]\d| \d)")
 
 
+_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
+
+
+def _power_of_ten(written: str) -> int:
+    """The exponent after "×10": "^-5", "**3", "−5", "⁻⁵"."""
+    return int(written.lstrip("^*").translate(_SUPERSCRIPT_DIGITS))
+
+
 def _parse_digits(text: str, pos: int) -> NumberToken | None:
     simple = _SIMPLE_NUMBER.match(text, pos)
     if simple:  # the common case: "200", "1,250", "12.5"
@@ -310,8 +335,8 @@ def _parse_digits(text: str, pos: int) -> NumberToken | None:
             return None
     if match.group("fnum"):
         num, den = int(match.group("fnum")), int(match.group("fden"))
-        if den in _ALLOWED_DENOMS and 0 < num < den:
-            return NumberToken(pos, match.end(), num / den, integer=False)
+        if (den in _ALLOWED_DENOMS and 0 < num < den) or (num == 1 and den > 1 and text.startswith(" of ", match.end())):
+            return NumberToken(pos, match.end(), num / den, integer=False)  # "1/40 of the wavelength"
         return None
     digits = match.group("int")
     value = float(re.sub(r"[^\d]", "", digits))
@@ -320,13 +345,15 @@ def _parse_digits(text: str, pos: int) -> NumberToken | None:
         value += float("0" + match.group("dec"))
         integer = False
     exponent = int(match.group("exp")[1:]) if match.group("exp") else 0
-    if match.group("pow"):
-        exponent += int(match.group("pow")[4:])
+    if match.group("pbase"):  # "8x2^10"
+        value *= float(int(match.group("pbase")) ** int(match.group("pexp")))
+    elif match.group("pow"):
+        exponent += _power_of_ten(match.group("pow")[3:])
         integer = False
     if exponent:
         if abs(exponent) > 300:
             return None
-        value *= 10.0 ** exponent
+        value = float(f"{value!r}e{exponent}")  # exact decimal: 2.48e-5, not 2.48 * 1e-5
     if match.group("ufrac"):
         value += _UNICODE_FRACTIONS[match.group("ufrac")]
         integer = False

@@ -1,15 +1,22 @@
-"""Unit words and the words around a value: one table of unit spellings whose canonical names are
-pint's (ISO codes for money), and the cue words that give a value its bound, role, measured thing
-and counted noun. Read by the scanner in :mod:`.extract` only where a number was found."""
+"""The words around a value: the cue words that give a value its bound, role, measured thing and
+counted noun, and the pint helpers for canonical units. Unit spellings themselves live in
+:mod:`.units` (re-exported here). Read by the scanner in :mod:`.extract` only where a number was found."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from graphcite.language.nlp import lemma
 from graphcite.language.values.numbers import NUMBER_WORDS, ureg
+from graphcite.language.values.units import (
+    CURRENCY_CODES,
+    CURRENCY_DOLLAR_PREFIXES,
+    CURRENCY_SYMBOLS,
+    MULTIWORD_HEADS,
+    UnitEntry,
+    lookup_unit,
+)
 
 __all__ = [
     "CURRENCY_CODES",
@@ -25,230 +32,6 @@ __all__ = [
     "prev_word",
     "read_context",
 ]
-
-
-# ---------------------------------------------------------------------------------------------
-# Unit words
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class UnitEntry:
-    """A unit as written: its canonical name (pint's, or an ISO code for money), kind and factor."""
-
-    unit: str | None
-    kind: str
-    factor: float = 1.0
-
-
-# canonical | kind | case-sensitive spellings | case-insensitive spellings ("_" stands for a space)
-_UNIT_TABLE = """
-nanosecond|duration|ns|nanosecond nanoseconds nanosec nanosecs
-microsecond|duration|µs μs|microsecond microseconds
-millisecond|duration|ms|millisecond milliseconds millisec millisecs msec msecs
-second|duration|s|second seconds sec secs
-minute|duration||minute minutes min mins
-hour|duration|h|hour hours hr hrs
-day|duration|d|day days
-week|duration|wk wks|week weeks
-month|duration||month months
-year|duration||year years yr yrs
-decade|duration||decade decades
-fortnight|duration||fortnight fortnights
-century|duration||century centuries
-byte|quantity|B|byte bytes
-kilobyte|quantity|kB KB|kilobyte kilobytes kbyte kbytes
-megabyte|quantity|MB|megabyte megabytes mbyte mbytes
-gigabyte|quantity|GB|gigabyte gigabytes gbyte gbytes
-terabyte|quantity|TB|terabyte terabytes
-petabyte|quantity|PB|petabyte petabytes
-kibibyte|quantity|KiB kiB|kibibyte kibibytes
-mebibyte|quantity|MiB|mebibyte mebibytes
-gibibyte|quantity|GiB|gibibyte gibibytes
-tebibyte|quantity|TiB|tebibyte tebibytes
-pebibyte|quantity|PiB|pebibyte pebibytes
-bit|quantity||bit bits
-kilobit|quantity|kb Kb kbit Kbit|kilobit kilobits
-megabit|quantity|Mb mb Mbit|megabit megabits
-gigabit|quantity|Gb gb Gbit|gigabit gigabits
-terabit|quantity|Tb Tbit|terabit terabits
-bit / second|quantity|bps|
-kilobit / second|quantity|kbps Kbps|
-megabit / second|quantity|Mbps mbps|
-gigabit / second|quantity|Gbps gbps|
-degree_Celsius|temperature|°C ºC ℃ °c ºc|celsius celcius centigrade centigrate degree_celsius degrees_celsius deg_celsius deg_c
-degree_Celsius|temperature||degree_c degrees_c °_c º_c °_celsius º_celsius °celsius degrees_centigrade degree_centigrade
-degree_Fahrenheit|temperature|°F ºF ℉ °f ºf|fahrenheit farenheit fahrenheight degree_fahrenheit degrees_fahrenheit deg_fahrenheit deg_f degree_f
-degree_Fahrenheit|temperature||degrees_f °_f º_f °_fahrenheit º_fahrenheit °fahrenheit degrees_farenheit degree_farenheit
-kelvin|temperature|K|kelvin kelvins degrees_kelvin
-degree|angle|° º|degree degrees deg
-radian|quantity|rad|radian radians
-percent|percent|% ٪|percent percents percentage per_cent pct
-percentage_point|percent|pp|percentage_point percentage_points
-nanometer|quantity|nm|nanometer nanometers nanometre nanometres
-micrometer|quantity|µm μm|micrometer micrometers micrometre micrometres micron microns
-millimeter|quantity|mm|millimeter millimeters millimetre millimetres
-centimeter|quantity|cm|centimeter centimeters centimetre centimetres
-decimeter|quantity|dm|decimeter decimeters decimetre decimetres
-meter|quantity|m|meter meters metre metres
-kilometer|quantity|km|kilometer kilometers kilometre kilometres
-inch|quantity|″ "|inch inches
-foot|quantity|ft|foot feet
-yard|quantity|yd yds|yard yards
-mile|quantity|mi|mile miles
-nautical_mile|quantity|nmi|nautical_mile nautical_miles
-light_year|quantity|ly|light_year light_years light-year light-years
-microgram|quantity|µg μg ug mcg|microgram micrograms microgramme microgrammes
-milligram|quantity|mg|milligram milligrams milligramme milligrammes
-gram|quantity|g|gram grams gramme grammes
-kilogram|quantity|kg|kilogram kilograms kilogramme kilogrammes kilo kilos
-metric_ton|quantity|t|tonne tonnes metric_ton metric_tons metric_tonne metric_tonnes
-ton|quantity||ton tons
-pound|quantity|lb lbs|pound pounds
-ounce|quantity|oz|ounce ounces
-dram|quantity||dram drams drachma drachmas
-milliliter|quantity|ml mL|milliliter milliliters millilitre millilitres
-centiliter|quantity|cl cL|centiliter centiliters centilitre centilitres
-liter|quantity|l L|liter liters litre litres
-gallon|quantity|gal|gallon gallons
-oil_barrel|quantity|bbl|barrel barrels
-cup|quantity||cup cups
-tablespoon|quantity|tbsp Tbsp|tablespoon tablespoons
-teaspoon|quantity|tsp|teaspoon teaspoons
-fluid_ounce|quantity||fl_oz fluid_ounce fluid_ounces
-pint|quantity||pint pints
-quart|quantity||quart quarts
-cubic_foot|quantity||cubic_foot cubic_feet cu_ft
-meter ** 3|quantity|m3 m³|cubic_meter cubic_meters cubic_metre cubic_metres
-centimeter ** 3|quantity|cm3 cm³ cc|cubic_centimeter cubic_centimeters
-meter ** 2|quantity|m2 m²|square_meter square_meters square_metre square_metres sq_m sqm
-kilometer ** 2|quantity|km2 km²|square_kilometer square_kilometers square_kilometre square_kilometres sq_km
-centimeter ** 2|quantity|cm2 cm²|square_centimeter square_centimeters
-square_foot|quantity|ft2 ft²|square_foot square_feet sq_ft
-square_mile|quantity||square_mile square_miles sq_mi
-square_inch|quantity||square_inch square_inches sq_in
-acre|quantity||acre acres
-hectare|quantity|ha|hectare hectares
-mile_per_hour|quantity|mph|miles_per_hour mile_per_hour
-kilometer_per_hour|quantity|kph kmph|kilometers_per_hour kilometres_per_hour kilometer_per_hour
-knot|quantity|kn|knot knots
-hertz|quantity|Hz|hertz
-kilohertz|quantity|kHz|kilohertz
-megahertz|quantity|MHz|megahertz
-gigahertz|quantity|GHz|gigahertz
-watt|quantity|W|watt watts
-kilowatt|quantity|kW|kilowatt kilowatts
-megawatt|quantity|MW|megawatt megawatts
-gigawatt|quantity|GW|gigawatt gigawatts
-watt_hour|quantity|Wh|watt_hour watt_hours watt-hour watt-hours
-kilowatt_hour|quantity|kWh|kilowatt_hour kilowatt_hours kilowatt-hour kilowatt-hours
-megawatt_hour|quantity|MWh|megawatt_hour megawatt_hours megawatt-hour megawatt-hours
-joule|quantity|J|joule joules
-kilojoule|quantity|kJ|kilojoule kilojoules
-kilocalorie|quantity|kcal|kilocalorie kilocalories
-volt|quantity|V|volt volts
-milliampere|quantity|mA|milliampere milliamperes milliamp milliamps
-milliampere_hour|quantity|mAh|
-pascal|quantity|Pa|pascal pascals
-kilopascal|quantity|kPa|kilopascal kilopascals
-hectopascal|quantity|hPa|hectopascal hectopascals
-bar|quantity||bar
-pound_force_per_square_inch|quantity||psi
-"""
-
-# money: ISO code | spellings after the number (case-insensitive) ; factor for minor units
-_CURRENCY_TABLE = """
-USD|dollar dollars usd us_dollar us_dollars u.s._dollar u.s._dollars american_dollars bucks
-USD:0.01|cent cents
-CAD|canadian_dollar canadian_dollars cad
-AUD|australian_dollar australian_dollars aud
-NZD|new_zealand_dollar new_zealand_dollars nzd
-HKD|hong_kong_dollar hong_kong_dollars hkd
-SGD|singapore_dollar singapore_dollars sgd
-EUR|euro euros eur
-EUR:0.01|euro_cent euro_cents
-GBP|pounds_sterling british_pound british_pounds gbp
-GBP:0.01|penny pence
-JPY|yen japanese_yen jpy
-CNY|yuan chinese_yuan renminbi rmb cny 元
-INR|rupee rupees indian_rupee indian_rupees inr
-CHF|swiss_franc swiss_francs chf
-FIM|markka markkaa finnish_markka finnish_markkaa
-ESP|peseta pesetas
-NLG|guilder guilders dutch_guilder dutch_guilders
-DEM|deutsche_mark deutsche_marks deutschmark deutschmarks
-TRY|turkish_lira lira
-SEK|swedish_krona swedish_kronor
-NOK|norwegian_krone norwegian_kroner
-DKK|danish_krone danish_kroner
-PLN|zloty zlotys
-BRL|reais brazilian_real brazilian_reais
-MXN|mexican_peso mexican_pesos mxn
-ZAR|south_african_rand
-KRW|korean_won
-RUB|ruble rubles rouble roubles
-BTC|bitcoin bitcoins btc
-CRC|₡
-GEL|₾
-LAK|₭
-"""
-CURRENCY_SYMBOLS: dict[str, str] = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW",
-                                    "₽": "RUB", "₿": "BTC", "₺": "TRY", "₪": "ILS", "₫": "VND", "₱": "PHP",
-                                    "元": "CNY", "₡": "CRC", "₾": "GEL", "₭": "LAK"}
-CURRENCY_DOLLAR_PREFIXES: dict[str, str] = {
-    "us": "USD", "u.s.": "USD", "u.s": "USD", "usd": "USD", "c": "CAD", "ca": "CAD", "cad": "CAD",
-    "a": "AUD", "au": "AUD", "aud": "AUD", "hk": "HKD", "hkd": "HKD", "nz": "NZD", "nzd": "NZD",
-    "s": "SGD", "sgd": "SGD", "r": "BRL", "mex": "MXN", "mxn": "MXN"}
-
-_CS: dict[str, UnitEntry] = {}
-_CI: dict[str, UnitEntry] = {}
-CURRENCY_CODES: set[str] = set()
-
-
-def _load_tables() -> None:
-    for row in _UNIT_TABLE.strip().splitlines():
-        canonical, kind, sensitive, insensitive = row.split("|")
-        entry = UnitEntry(canonical, kind)
-        for spelling in sensitive.split():
-            _CS[spelling.replace("_", " ")] = entry
-        for spelling in insensitive.split():
-            _CI[spelling.replace("_", " ").lower()] = entry
-    for row in _CURRENCY_TABLE.strip().splitlines():
-        code, spellings = row.split("|")
-        factor = 1.0
-        if ":" in code:
-            code, minor = code.split(":")
-            factor = float(minor)
-        CURRENCY_CODES.add(code)
-        entry = UnitEntry(code, "money", factor)
-        for spelling in spellings.split():
-            _CI.setdefault(spelling.replace("_", " ").lower(), entry)
-    CURRENCY_CODES.update([
-        "USD", "EUR", "GBP", "JPY", "CNY", "CHF", "CAD", "AUD", "NZD", "HKD", "SGD", "INR", "SEK", "NOK",
-        "DKK", "PLN", "BRL", "MXN", "ZAR", "KRW", "RUB", "TRY", "BTC", "CZK", "HUF", "ILS", "THB", "IDR",
-        "MYR", "PHP", "VND", "AED", "SAR",
-    ])
-    for symbol, code in CURRENCY_SYMBOLS.items():
-        CURRENCY_CODES.add(code)
-        _CS.setdefault(symbol, UnitEntry(code, "money"))
-
-
-_load_tables()
-MULTIWORD_HEADS = frozenset(key.split()[0].lower() for key in (*_CS, *_CI) if " " in key)
-"""First words of the multi-word unit spellings ("degrees celsius", "metric tons", "us dollars")."""
-
-
-def lookup_unit(spelling: str) -> UnitEntry | None:
-    """The unit a spelling names ("ms", "Kilometres", "degrees celsius", "USD"), or None.
-
-    Case matters for short symbols (MB is a megabyte, Mb a megabit, m a metre, M a million) and not
-    for words; inner whitespace is collapsed.
-    """
-    key = " ".join(spelling.split()) if " " in spelling or "\u00a0" in spelling else spelling
-    found = _CS.get(key)
-    if found is None:
-        found = _CI.get(key.lower())
-    return found
 
 
 # ---------------------------------------------------------------------------------------------
