@@ -60,12 +60,16 @@ def serve_command(
     max_stream_mb: Annotated[float, typer.Option("--max-stream-mb", help="largest /v1/gate stream")] = 50.0,
     max_claims: Annotated[int, typer.Option("--max-claims", help="refuse answers with more claims")] = 1_000,
     timeout: Annotated[float, typer.Option("--timeout", help="seconds per request (per sentence when streaming)")] = 30.0,
+    max_quote_chars: Annotated[int, typer.Option(
+        "--max-quote-chars", help="most code points of a source a page shows per excerpt (longer: shortened, "
+        "with full offsets)")] = 500,
     log_level: Annotated[str, typer.Option("--log-level", help="critical, error, warning, info or debug")] = "warning",
     access_log: Annotated[bool, typer.Option("--access-log", help="log every request on stdout")] = False,
 ) -> None:
     """Serve the verification API (/v1, /openapi.json) and the review app (/review) until stopped."""
     import uvicorn
 
+    from graphcite.export.output import check_max_quote_chars
     from graphcite.serve.app import create_app
     from graphcite.serve.guard import allowed_hosts
     from graphcite.serve.service import ServiceSettings
@@ -78,13 +82,14 @@ def serve_command(
     check_number(max_stream_mb, "--max-stream-mb", minimum=0, maximum=100_000, above_minimum=True)
     check_int(max_claims, "--max-claims", minimum=1)
     check_number(timeout, "--timeout", minimum=0, maximum=86_400, above_minimum=True)
+    check_max_quote_chars(max_quote_chars)
     levels = ("critical", "error", "warning", "info", "debug")
     if log_level not in levels:
         raise make_error("E105", where="--log-level", what="log level", value=log_level, choices=", ".join(levels))
     settings = ServiceSettings(db=db, audience=audience, config=load_config(config) if config else VerifierConfig(),
                                max_body_bytes=int(max_body_mb * 1_000_000),
                                max_stream_bytes=int(max_stream_mb * 1_000_000), max_claims=max_claims,
-                               timeout=timeout)
+                               timeout=timeout, max_quote_chars=max_quote_chars)
     store = open_store(db)
     try:
         sock = _listen(host, port)

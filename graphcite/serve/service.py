@@ -62,6 +62,7 @@ class ServiceSettings:
     timeout: float = 30.0
     stream_workers: int = 64
     warm: bool = True
+    max_quote_chars: int = 500  # most code points of a source any page shows per excerpt
 
     @property
     def limits(self) -> AnswerLimits:

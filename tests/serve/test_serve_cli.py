@@ -32,12 +32,14 @@ def app() -> typer.Typer:
 def test_help_names_every_option(app: typer.Typer) -> None:
     result = runner.invoke(app, ["serve", "--help"])
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--db", "--audience", "--config", "--max-body-mb", "--timeout"):
+    for option in ("--host", "--port", "--db", "--audience", "--config", "--max-body-mb", "--timeout",
+                   "--max-quote-chars"):
         assert option in result.output
 
 
 @pytest.mark.parametrize(("args", "code"), [(["--port", "70000"], "E103"), (["--audience", "everyone"], "E104"),
                                             (["--timeout", "0"], "E103"), (["--log-level", "loud"], "E105"),
+                                            (["--max-quote-chars", "5"], "E103"),
                                             (["--max-body-mb", "nan"], "E103")])
 def test_bad_options_are_one_line_errors(app: typer.Typer, args: list[str], code: str) -> None:
     result = runner.invoke(app, ["serve", *args])
