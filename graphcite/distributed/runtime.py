@@ -17,12 +17,15 @@ from typing import Any
 
 from graphcite.errors import make_error
 
-__all__ = ["ENGINES", "OBJECT_STORE_BYTES", "check_address", "check_engine", "check_workers", "ray_runtime"]
+__all__ = ["ENGINES", "LOCAL_SYSTEM_CONFIG", "OBJECT_STORE_BYTES", "check_address", "check_engine", "check_workers", "ray_runtime"]
 
 ENGINES = ("local", "ray")
 #: Object store of a local runtime: rows of a few files in flight, not a cache of the corpus.
 OBJECT_STORE_BYTES = 256 * 1024 * 1024
 _CONNECT_TIMEOUT = 3.0
+#: Ray runs task workers at nice 15, as background work beside a service; a local runtime's workers
+#: are the job the user is waiting for, so they compete for the cores like the driver does.
+LOCAL_SYSTEM_CONFIG = {"worker_niceness": 0}
 
 
 def check_engine(engine: str) -> str:
@@ -98,7 +101,7 @@ def ray_runtime(address: str | None = None, workers: int | None = None) -> Itera
             raise _unreachable(address, " ".join(str(exc).split())[:160]) from None
     else:
         ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
-                 object_store_memory=OBJECT_STORE_BYTES, **quiet)
+                 object_store_memory=OBJECT_STORE_BYTES, _system_config=LOCAL_SYSTEM_CONFIG, **quiet)
     try:
         yield workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     finally:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from graphcite.distributed.runtime import LOCAL_SYSTEM_CONFIG
 from graphcite.store import Store
 
 #: Tables an ingest writes, and the columns that hold the time of the run rather than its content.
@@ -26,7 +27,8 @@ def ray_session() -> Iterator[None]:
     """One local Ray runtime (2 CPUs) for the whole session; graphcite uses it instead of starting its own."""
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 * 1024 * 1024,
-             logging_level=logging.ERROR, configure_logging=True)
+             logging_level=logging.ERROR, configure_logging=True,
+             _system_config=LOCAL_SYSTEM_CONFIG)
     yield
     ray.shutdown()
 
@@ -47,13 +49,13 @@ def write_corpus(folder: Path, files: int, paragraphs: int, seed: int = 11) -> P
     return folder
 
 
-def table_contents(path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row an ingest wrote, clock columns left out, sorted: equal for equal ingests."""
+def table_contents(path: Path | str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row an ingest wrote, clock columns left out, sorted: equal for equal ingests (either engine)."""
+    from graphcite.store.schema import TABLES
+
     with Store(path, read_only=True) as store:
         dump = {}
         for table in INGEST_TABLES:
-            columns = [r["column_name"] for r in store.rows(f"DESCRIBE {table}")
-                       if r["column_name"] not in CLOCK_COLUMNS]
-            select = ", ".join(f'"{c}"' for c in columns)
+            select = ", ".join(f'"{c}"' for c in TABLES[table].model_fields if c not in CLOCK_COLUMNS)
             dump[table] = sorted((tuple(r.values()) for r in store.rows(f"SELECT {select} FROM {table}")), key=repr)
         return dump

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +15,7 @@ from graphcite.cli import app
 from graphcite.cli_batch import json_line_of
 from graphcite.store import Store
 from graphcite.verify.batch import check_batch
+from graphcite.verify.check import check_answer
 from tests.conftest import ANSWERS
 
 runner = CliRunner()
@@ -26,10 +28,16 @@ def _copy(corpus_db: Path, tmp_path: Path, name: str) -> Path:
     return target
 
 
-def _records(db: Path) -> list[tuple[object, ...]]:
+def _records(db: Path | str) -> dict[str, list[tuple[object, ...]]]:
+    """The verification records and the stored answers, claims and citations, clock columns left out."""
+    queries = {
+        "verification": "SELECT claim_id, answer_rev, config_hash, status, supported, result_json FROM verification",
+        "answer": "SELECT answer_rev, answer_id, question, format, content_json, corrects FROM answer",
+        "claim": "SELECT * FROM claim",
+        "citation": "SELECT * FROM citation",
+    }
     with Store(db, read_only=True) as store:
-        return sorted(tuple(r.values()) for r in store.rows(
-            "SELECT claim_id, answer_rev, config_hash, status, supported, result_json FROM verification"))
+        return {name: sorted((tuple(r.values()) for r in store.rows(sql)), key=repr) for name, sql in queries.items()}
 
 
 def _check_one_by_one(db: Path, answers: list[str]) -> list[str]:
@@ -54,6 +62,17 @@ def test_batch_lines_are_check_json_per_answer_and_records_match(corpus_db: Path
     assert done.exit_code == 0, done.output
     assert done.stdout.splitlines(keepends=True) == expected
     assert _records(batch_db) == _records(tmp_path / "single.duckdb")
+
+
+@pytest.mark.usefixtures("ray_session")
+def test_ray_workers_read_a_postgresql_store_directly(new_pg_database: Any) -> None:
+    single, batch = new_pg_database("gc_corpus"), new_pg_database("gc_corpus")
+    with Store(single) as store:
+        expected = [check_answer(store, answer) for answer in (TRAPS, CLEAN)]
+    with Store(batch) as store:
+        results = check_batch(store, [TRAPS, CLEAN], engine="ray", workers=2)
+    assert [json_line_of(r) for r in results] == [json_line_of(r) for r in expected]
+    assert _records(batch) == _records(single)
 
 
 def test_a_bad_answer_gets_its_own_error_line_and_exit_2(corpus_db: Path, tmp_path: Path) -> None:

@@ -1,0 +1,186 @@
+"""Scale-out on one machine: ingest and check-batch in-process vs on Ray with 1 and 2 workers, one run.
+
+    python -m benchmarks.scale [--mb 50] [--answers 10000] [--json] [--skip-ingest] [--skip-check]
+
+The machine is shared, so besides wall-clock rates each row gives the CPU seconds the work used (this
+process plus every process it started: Ray's workers, raylet and GCS) and the rate per CPU second,
+which is the per-core rate whatever else runs. Ray runs on one runtime per configuration, started
+before the clock (its start is a row of its own).
+
+Ingest: a generated Markdown corpus (headings, front matter, tables, typed values; fixed seed, written
+to a temporary folder) into a fresh DuckDB store per configuration. check-batch: ``--answers`` answers
+of two claims each, drawn with a fixed seed from the bundled answers' claims, verified against the
+bundled corpus. Ray times include the workers' first imports (spaCy, the lexicon), not the runtime's
+start. Ratios are against the in-process run of the
+same invocation; "per core" divides by the cores doing the work (1 in-process, N workers on Ray).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import random
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import ROOT, emit
+from benchmarks.ingest import generate
+
+CORPUS = ROOT / "graphcite" / "examples" / "corpus"
+ANSWERS = ROOT / "graphcite" / "examples" / "answers"
+CONFIGS: tuple[tuple[str, dict[str, Any], int], ...] = (
+    ("in-process", {}, 1),
+    ("ray, 1 worker", {"engine": "ray", "workers": 1}, 1),
+    ("ray, 2 workers", {"engine": "ray", "workers": 2}, 2),
+)
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu(root: int) -> float:
+    """CPU seconds (user + system) of every living process below ``root``."""
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents[int(entry)] = int(fields[1])
+        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / _TICK
+    total = 0.0
+    for pid, seconds in cpu.items():
+        ancestor = parents.get(pid, 0)
+        while ancestor > 1 and ancestor != root:
+            ancestor = parents.get(ancestor, 0)
+        if ancestor == root:
+            total += seconds
+    return total
+
+
+@contextlib.contextmanager
+def _runtime(options: dict[str, Any], rows: list[dict[str, Any]]) -> Iterator[None]:
+    """A local Ray runtime with ``workers`` CPUs for a Ray configuration (its start is recorded once)."""
+    if options.get("engine") != "ray":
+        yield
+        return
+    import ray
+
+    from graphcite.distributed.runtime import LOCAL_SYSTEM_CONFIG
+
+    start = time.perf_counter()
+    ray.init(num_cpus=options["workers"], include_dashboard=False, log_to_driver=False,
+             object_store_memory=256 * 1024 * 1024, logging_level=logging.ERROR,
+             _system_config=LOCAL_SYSTEM_CONFIG)
+    if not any(r["benchmark"] == "ray runtime start" for r in rows):
+        rows.append({"benchmark": "ray runtime start", "engine": f"{options['workers']} CPU",
+                     "seconds": round(time.perf_counter() - start, 2)})
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def _measure(work: Any) -> tuple[float, float, Any]:
+    """Wall seconds, CPU seconds (this process and its children) and the result of ``work()``."""
+    me = os.getpid()
+    cpu0, kids0, wall0 = time.process_time(), _children_cpu(me), time.perf_counter()
+    result = work()
+    wall = time.perf_counter() - wall0
+    return wall, time.process_time() - cpu0 + _children_cpu(me) - kids0, result
+
+
+def _ingest_rows(megabytes: float, work: Path) -> list[dict[str, Any]]:
+    from graphcite.ingest import ingest
+    from graphcite.store import Store
+
+    corpus = generate(work / "corpus", megabytes)
+    rows: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
+    for name, options, cores in CONFIGS:
+        db = work / f"ingest-{cores}-{len(runs)}.duckdb"
+        with _runtime(options, rows), Store(db) as store:
+            seconds, cpu, report = _measure(lambda store=store, options=options: ingest(store, [corpus], **options))
+        db.unlink()
+        mb = report.bytes / 1e6
+        runs.append({"benchmark": f"ingest {megabytes:g} MB", "engine": name, "seconds": round(seconds, 2),
+                     "MB/s": round(mb / seconds, 3), "MB/s per core": round(mb / seconds / cores, 3),
+                     "cpu_s": round(cpu, 1), "MB per cpu_s": round(mb / cpu, 3),
+                     "units/s": round(report.units / seconds), "files": len(report.added)})
+    for row in runs:
+        row["speed-up"] = round(runs[0]["seconds"] / row["seconds"], 2)
+    return rows + runs
+
+
+def bench_answers(count: int, seed: int = 5) -> list[dict[str, Any]]:
+    """``count`` distinct answers of two claims each, drawn from the bundled answers (fixed seed)."""
+    claims = []
+    for path in sorted(ANSWERS.glob("*.json")):
+        claims.extend(json.loads(path.read_text(encoding="utf-8"))["claims"])
+    rng = random.Random(seed)
+    return [{"answer_id": f"bench-{i:06}", "claims": rng.sample(claims, 2)} for i in range(count)]
+
+
+def _check_rows(count: int, work: Path) -> list[dict[str, Any]]:
+    from graphcite.ingest import ingest
+    from graphcite.store import Store
+    from graphcite.verify.batch import check_batch
+
+    seed_db = work / "corpus.duckdb"
+    with Store(seed_db) as store:
+        ingest(store, [CORPUS])
+    answers = bench_answers(count)
+    rows: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
+    for name, options, cores in CONFIGS:
+        db = work / f"check-{len(runs)}.duckdb"
+        shutil.copy(seed_db, db)
+        with _runtime(options, rows), Store(db) as store:
+            seconds, cpu, results = _measure(lambda store=store, options=options: check_batch(store, answers,
+                                                                                             **options))
+        db.unlink()
+        failed = sum(1 for r in results if "error" in r)
+        claims = sum(len(r["claims"]) for r in results if "claims" in r)
+        runs.append({"benchmark": f"check-batch {count:,} answers", "engine": name, "seconds": round(seconds, 2),
+                     "answers/s": round(count / seconds, 1), "answers/s per core": round(count / seconds / cores, 1),
+                     "cpu_s": round(cpu, 1), "answers per cpu_s": round(count / cpu, 1),
+                     "claims/s": round(claims / seconds, 1), "failed": failed})
+    for row in runs:
+        row["speed-up"] = round(runs[0]["seconds"] / row["seconds"], 2)
+    return rows + runs
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--mb", type=float, default=50.0, help="size of the generated Markdown corpus (MB)")
+    parser.add_argument("--answers", type=int, default=10_000, help="answers for check-batch")
+    parser.add_argument("--skip-ingest", action="store_true")
+    parser.add_argument("--skip-check", action="store_true")
+    parser.add_argument("--json", action="store_true", help="one JSON object per row")
+    args = parser.parse_args(argv)
+    rows: list[dict[str, Any]] = []
+    load = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="graphcite-scale-") as folder:
+        work = Path(folder)
+        if not args.skip_ingest:
+            rows += _ingest_rows(args.mb, work)
+        if not args.skip_check:
+            rows += _check_rows(args.answers, work)
+    if not args.json:
+        print(f"load average before: {load[0]:.2f}, after: {os.getloadavg()[0]:.2f} (2 cores shared)")
+    emit(rows, args.json)
+
+
+if __name__ == "__main__":
+    main()
