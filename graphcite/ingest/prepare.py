@@ -17,7 +17,8 @@ import os
 import re
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -83,22 +84,23 @@ class RowBatches:
         self.batches: list[pa.RecordBatch] = []
         self.spill_path: str | None = None
         self.num_rows = 0
-        self._pending: list[list[Any]] = [[] for _ in schema.names]
+        self._pending: list[tuple[Any, ...]] = []
         self._in_memory = 0
         self._writer: pa.ipc.RecordBatchFileWriter | None = None
 
     def append(self, row: tuple[Any, ...]) -> None:
-        for column, item in zip(self._pending, row, strict=True):
-            column.append(item)
-        if len(self._pending[0]) >= _BATCH_ROWS:
+        """Add one row, its items in schema order."""
+        self._pending.append(row)
+        if len(self._pending) >= _BATCH_ROWS:
             self._flush()
 
     def _flush(self) -> None:
-        if not self._pending[0]:
+        if not self._pending:
             return
-        arrays = [pa.array(column, type=fld.type) for column, fld in zip(self._pending, self.schema, strict=True)]
+        columns = zip(*self._pending, strict=True)
+        arrays = [pa.array(column, type=fld.type) for column, fld in zip(columns, self.schema, strict=True)]
         batch = pa.RecordBatch.from_arrays(arrays, schema=self.schema)
-        self._pending = [[] for _ in self.schema.names]
+        self._pending = []
         self.num_rows += batch.num_rows
         if self.spill_dir is not None and self._in_memory + batch.num_rows > MEMORY_ROWS:
             if self._writer is None:
@@ -141,7 +143,7 @@ class RowBatches:
             self.spill_path = None
 
     def __getstate__(self) -> dict[str, Any]:
-        if self._writer is not None or self._pending[0]:
+        if self._writer is not None or self._pending:
             raise RuntimeError("RowBatches must be finished before it is sent")
         return {"schema": self.schema, "spill_dir": self.spill_dir, "batches": self.batches,
                 "spill_path": self.spill_path, "num_rows": self.num_rows}
@@ -173,21 +175,24 @@ def _parse(found: filesmod.FoundFile, data: bytes, where: str) -> tuple[ParsedDo
     return text.parse(body, where=where), []
 
 
-def _unit_values(doc_text: str, unit: ParsedUnit) -> list[ExtractedValue]:
-    """Typed values of one unit in document offsets; table cells take their header's unit."""
-    cells = getattr(unit, "cells", None)
+def _unit_values(doc_text: str, unit: ParsedUnit,
+                 header_units: dict[str, str | None]) -> Iterator[tuple[ExtractedValue, int, str]]:
+    """(value, offset, header) for each typed value of one unit: ``offset`` moves the value's
+    offsets into the document, ``header`` is the column header of a table cell ('' elsewhere);
+    a cell takes its header's unit. ``header_units`` caches header -> unit within one file."""
+    cells = unit.cells
     if unit.block_type == "table_row" and cells and unit.table_headers:
-        found: list[ExtractedValue] = []
+        headers = unit.table_headers
         for index, (start, end) in enumerate(cells):
-            header = unit.table_headers[index] if index < len(unit.table_headers) else ""
-            header_unit = values.unit_from_header(header) if header else None
+            header = headers[index] if index < len(headers) else ""
+            if header and header not in header_units:
+                header_units[header] = values.unit_from_header(header)
+            header_unit = header_units[header] if header else None
             for value in values.extract_values(doc_text[start:end], default_unit=header_unit):
-                shifted = value.shifted(start)
-                if header:
-                    shifted = _with_header_meaning(shifted, header)
-                found.append(shifted)
-        return found
-    return [v.shifted(unit.start) for v in values.extract_values(doc_text[unit.start:unit.end])]
+                yield value, start, header
+        return
+    for value in values.extract_values(doc_text[unit.start:unit.end]):
+        yield value, unit.start, ""
 
 
 _HEADER_ROLES = (
@@ -203,19 +208,11 @@ def _header_subject(header: str) -> str | None:
     return words or None
 
 
-def _with_header_meaning(value: ExtractedValue, header: str) -> ExtractedValue:
-    """A table cell's value takes what its column header says: the measured thing and the role."""
-    changes: dict[str, Any] = {}
-    if value.measured is None:
-        measured = _header_subject(header)
-        if measured:
-            changes["measured"] = measured
-    if value.role is None:
-        for pattern, role in _HEADER_ROLES:
-            if pattern.search(header):
-                changes["role"] = role
-                break
-    return replace(value, **changes) if changes else value
+def _header_role(header: str) -> str | None:
+    for pattern, role in _HEADER_ROLES:
+        if pattern.search(header):
+            return role
+    return None
 
 
 def _metadata(found: filesmod.FoundFile, doc: ParsedDocument, where: str) -> tuple[dict[str, Any], list[str]]:
@@ -275,33 +272,50 @@ def prepare_file(found: filesmod.FoundFile, max_bytes: int = filesmod.DEFAULT_MA
 
 def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str | None,
               units: RowBatches, value_rows: RowBatches) -> None:
-    """Append the bounded units of ``doc`` and their typed values as rows."""
-    unit_names = _UNIT_SCHEMA.names
-    value_names = _VALUE_SCHEMA.names
-    for ordinal, unit in enumerate(bounded_units(doc.text, doc.units)):
-        unit_status, cue = status.status_for(unit.heading_path, doc_status)
+    """Append the bounded units of ``doc`` and their typed values as rows.
+
+    Per file, a heading path's status and JSON and a header's meaning are computed once.
+    """
+    unit_row_of = itemgetter(*_UNIT_SCHEMA.names)
+    value_row_of = itemgetter(*_VALUE_SCHEMA.names)
+    text = doc.text
+    statuses: dict[tuple[str, ...], tuple[str, str | None]] = {}
+    paths_json: dict[tuple[str, ...], str] = {}
+    header_units: dict[str, str | None] = {}
+    header_meaning: dict[str, tuple[str | None, str | None]] = {}
+    sha256 = hashlib.sha256
+    for ordinal, unit in enumerate(bounded_units(text, doc.units)):
+        path = unit.heading_path
+        if path not in statuses:
+            statuses[path] = status.status_for(path, doc_status)
+            paths_json[path] = json.dumps(list(path), ensure_ascii=False)
+        unit_status, cue = statuses[path]
         uid = unit_id_for(revision_id, unit.start, unit.end)
-        unit_row = {
+        units.append(unit_row_of({
             "unit_id": uid, "revision_id": revision_id, "source_key": key, "ordinal": ordinal,
-            "start": unit.start, "end": unit.end, "text": doc.text[unit.start:unit.end],
-            "block_type": unit.block_type,
-            "heading_path_json": json.dumps(list(unit.heading_path), ensure_ascii=False),
+            "start": unit.start, "end": unit.end, "text": text[unit.start:unit.end],
+            "block_type": unit.block_type, "heading_path_json": paths_json[path],
             "status": unit_status, "status_cue": cue, "page": unit.page, "symbol": unit.symbol,
             "line_start": unit.line_start, "line_end": unit.line_end,
             "table_headers_json": json.dumps(list(unit.table_headers), ensure_ascii=False)
             if unit.table_headers else None,
-        }
-        units.append(tuple(unit_row[name] for name in unit_names))
-        for value in _unit_values(doc.text, unit):
-            value_row = {
-                "value_id": hashlib.sha256(f"{uid}:{value.start}:{value.end}".encode()).hexdigest()[:16],
-                "unit_id": uid, "revision_id": revision_id, "start": value.start, "end": value.end,
+        }))
+        for value, offset, header in _unit_values(text, unit, header_units):
+            start, end = value.start + offset, value.end + offset
+            measured, role = value.measured, value.role
+            if header:
+                if header not in header_meaning:
+                    header_meaning[header] = (_header_subject(header), _header_role(header))
+                measured = measured if measured is not None else header_meaning[header][0]
+                role = role if role is not None else header_meaning[header][1]
+            value_rows.append(value_row_of({
+                "value_id": sha256(f"{uid}:{start}:{end}".encode()).hexdigest()[:16],
+                "unit_id": uid, "revision_id": revision_id, "start": start, "end": end,
                 "surface": value.surface, "magnitude": value.magnitude, "low": value.low, "high": value.high,
                 "unit": value.unit, "dimensionality": value.dimensionality, "kind": value.kind,
-                "counted_noun": value.counted_noun, "measured": value.measured, "bound": value.bound,
-                "role": value.role,
-            }
-            value_rows.append(tuple(value_row[name] for name in value_names))
+                "counted_noun": value.counted_noun, "measured": measured, "bound": value.bound,
+                "role": role,
+            }))
 
 
 def _first_heading(doc: ParsedDocument) -> str | None:
