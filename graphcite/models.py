@@ -517,6 +517,19 @@ class PartVerdictOut:
 
 
 @dataclass(slots=True)
+class InferenceOut:
+    """An explicit inference: the claims it rests on (0-based indexes, and ids once stored), their
+    statuses, whether all of them are supported, and whether a person has reviewed the step itself
+    (the rules check premises, never the step from them to the conclusion)."""
+
+    premises: list[int]
+    premise_status: list[str]
+    premises_supported: bool
+    review_state: str = "unreviewed"
+    premise_ids: list[str] | None = None
+
+
+@dataclass(slots=True)
 class ClaimVerdict:
     """One claim of an answer: its status, its citations, its parts or qualifiers."""
 
@@ -532,6 +545,7 @@ class ClaimVerdict:
     qualifiers: dict[str, Any] | None = None
     note: str | None = None
     claim_id: str | None = None
+    inference: InferenceOut | None = None
 
 
 @dataclass(slots=True)
@@ -574,7 +588,7 @@ def _plain(value: Any) -> Any:
 
 _OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots", "earlier",
                             "rank_score", "located_spans", "supported_elsewhere",
-                            "quote_pieces", "quote_transformations"})
+                            "quote_pieces", "quote_transformations", "inference", "premise_ids"})
 
 
 class Reviewer(SQLModel, table=True):

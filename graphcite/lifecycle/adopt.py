@@ -139,7 +139,7 @@ def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, he
                                  fix="give the file whose ingest key is the destination")
             unit = store.row("SELECT unit_id FROM evidence_unit WHERE revision_id = ? AND text = ? "
                              "ORDER BY start LIMIT 1", [revision, sentence])
-            _ensure_table(store)
+            store.ensure_table(Adoption)
             now = utcnow()
             record = {"adoption_id": hashlib.sha256(f"{claim_id}|{revision}|{now.isoformat()}".encode()).hexdigest()[:16],
                       "claim_id": claim_id, "answer_rev": claim["answer_rev"],

@@ -1,6 +1,6 @@
-"""The codes the engine itself reports: citation integrity (GC101-GC110), support (GC201) and the
-multi-citation codes (GC951-GC953). Together with the qualifier rules in :mod:`graphcite.verify.registry`
-they make one catalogue: `graphcite rules` lists every code, `graphcite rules explain CODE` prints
+"""The codes the engine itself reports: citation integrity (GC101-GC110), support (GC201), the
+multi-citation codes (GC951-GC953) and the declared-type code GC954. Together with the qualifier
+rules in :mod:`graphcite.verify.registry` they make one catalogue: `graphcite rules` lists every code, `graphcite rules explain CODE` prints
 its why and its cases, and a meta-test runs every case through a real store.
 
 These codes are not functions of one claim and one span (they need the store, the audience or all of
@@ -44,6 +44,7 @@ class CitationCase:
     claim: str
     citations: tuple[dict[str, Any], ...]
     audience: str = "internal"
+    claim_type: str | None = None  # the type the answer declares ("background", ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +166,14 @@ _entry("GC953", "restricted-origin", "multi-source", "note",
        report names the unit; a public report says only that the origin is withheld.""",
        good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),))],
        bad=[CitationCase("Refunds are accepted for 60 days after delivery.", (_cite(_REFUND),))])
+
+_entry("GC954", "background-cited", "claim-type", "insufficient",
+       """A claim the answer declares general background is outside the corpus by its own account, so
+       it may not borrow a citation from archive evidence: a passage that happens to agree would make
+       background look sourced. The citation is reported and counts for nothing; declare the claim
+       direct (and cite) or background (and do not).""",
+       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),))],
+       bad=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),), claim_type="background")])
 
 _RELAY = "cases/relay.md"
 _FORWARDS = "The relay forwards urgent parcels first."

@@ -25,6 +25,7 @@ from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answer, 
 from graphcite.errors import GraphciteError, NotFoundError, make_error
 from graphcite.models import InputAnswer
 from graphcite.store import Store, utcnow
+from graphcite.verify.claim_types import mark_reviews
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
 
@@ -109,6 +110,7 @@ def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAns
         report["answer_rev"] = rev
         for claim in report["claims"]:
             claim["claim_id"] = claim_id_for(rev, claim["index"])
+        mark_reviews(store, report["claims"])
         earlier = earlier_checks(store, rev, report)
         if earlier is not None:
             report["earlier"] = earlier

@@ -28,6 +28,7 @@ from graphcite.models import (
 )
 from graphcite.store import Store
 from graphcite.verify import rules as _rules  # noqa: F401 - registers the rules
+from graphcite.verify.claim_types import mark_claim_types
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.judges import Judgement, judge
@@ -306,6 +307,7 @@ def _verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[
         claims_out.append(_claim_verdict(ci, claim, resolved, part_verdicts))
     if not config.lexical_only:
         _mark_restricted_origins(store, answer, parts_per_claim, resolved_all, claims_out, audience)
+    mark_claim_types(answer, claims_out)
     return CheckReport(answer_id=answer.answer_id, question=answer.question, audience=audience,
                        verifier={"config_hash": config.hash, **config.as_dict()}, claims=claims_out,
                        metrics=metrics_for(claims_out))

@@ -37,7 +37,8 @@ def case_store(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def _outcomes(store: Store, revisions: dict[str, str], case: CitationCase, code: str) -> list[str]:
     cites = [{k: revisions.get(v, v) if k == "revision" else v for k, v in c.items()} for c in case.citations]
-    answer = load_answer({"answer_id": "case", "claims": [{"text": case.claim, "citations": cites}]})
+    declared = {"type": case.claim_type} if case.claim_type else {}
+    answer = load_answer({"answer_id": "case", "claims": [{"text": case.claim, "citations": cites, **declared}]})
     claim = verify_answer(store, answer, audience=case.audience)["claims"][0]
     found = [f["outcome"] for c in claim["citations"] for f in c["findings"] if f["code"] == code]
     for part in claim.get("parts", []):
