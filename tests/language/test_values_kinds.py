@@ -111,3 +111,20 @@ def test_rates_in_money() -> None:
 def test_small_lengths_and_clock_times() -> None:
     _is(_one("The lattice spacing is 3.5 pm here.", "3.5 pm"), 3.5, "picometer")
     assert extract_values("We met at 7.45 am and left at 5 pm.") == []
+
+
+def test_lengths_written_with_a_power_digit() -> None:
+    text = "Melt rose to about 220 km3 (52.8 cu mi) a year, over 5 mi2 of shelf."
+    _is(_one(text, "220 km3"), 220, "kilometer ** 3")
+    _is(_one(text, "52.8 cu mi"), 52.8, "mile ** 3")
+    _is(_one(text, "5 mi2"), 5, "mile ** 2")
+    # a product the reader cannot resolve keeps its first unit rather than dropping it
+    _is(_one("Forcing reached 1.82 W·m2 by then.", "1.82 W"), 1.82, "watt")
+
+
+def test_money_rate_range_and_time_phrases() -> None:
+    spend = _one("Adaptation costs $25 billion to $45 billion per year by 2030.", "$25 billion to $45 billion per year")
+    assert (spend.unit, spend.low, spend.high) == ("USD / year", 25e9, 45e9)
+    # "a year earlier" is when, not a rate; "a tonne" after a price is not a tonne of its own
+    sales = extract_values("Sales were $1.2 billion a year earlier, at $40 a tonne.")
+    assert [(v.surface, v.unit) for v in sales] == [("$1.2 billion", "USD"), ("$40", "USD")]

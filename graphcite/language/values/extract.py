@@ -235,7 +235,8 @@ class _Scanner(UnitReader, DateReader):
         """"a gallon", "a penny", "an exabyte": one of a unit named after "a"/"an"."""
         text = self.text
         word, start = prev_word(text, pos)
-        if word.lower() not in ("a", "an") or start < self.floor or pos - start > len(word) + 1:
+        if word.lower() not in ("a", "an") or start < self.floor or pos - start > len(word) + 1 or (
+                start - self.last_end <= 2):  # "$40 a tonne" is a price per tonne, not a tonne
             return
         entry = lookup_unit(text[pos:wend])
         if entry is None or entry.unit is None:
@@ -318,6 +319,8 @@ class _Scanner(UnitReader, DateReader):
             self.money_per(second)
         elif not self.unit_after(second):
             return False
+        if first.kind == "money" and second.unit and second.unit.startswith(f"{first.unit} / "):
+            first.unit = second.unit  # "$25 billion to $45 billion per year": the rate covers both
         if first.unit and second.unit and first.unit != second.unit:
             return False
         if first.kind == "money" and second.kind not in (None, "money"):

@@ -320,8 +320,10 @@ def lookup_tokens(match: re.Match[str]) -> tuple[UnitEntry | None, int, str]:
         if entry is not None:
             return entry, match.end("t2"), spelled
     entry = _entry_for(t1)
-    if entry is None:
-        return None, match.end("t1"), t1
+    if entry is None and ("·" in t1 or "⋅" in t1):  # "W·m−2": the product is not known, its first unit is
+        head = t1.replace("⋅", "·").split("·", 1)[0]
+        entry = _entry_for(head)
+        return entry, match.start("t1") + len(head), head
     return entry, match.end("t1"), t1
 
 

@@ -132,7 +132,22 @@ def lookup_unit(spelling: str) -> UnitEntry | None:
         found = _CI.get(key.lower())
     if found is None and " " not in key:
         found = unit_from_pint(key)
+        if found is None and len(key) > 1 and key[-1] in _AREA_VOLUME:  # "km3", "mi²": a length to a power
+            base = lookup_unit(key[:-1])
+            if base is not None and base.unit is not None and base.kind == "quantity" and _is_length(base.unit):
+                found = powered(base.unit, _AREA_VOLUME[key[-1]])
     return found
+
+
+_AREA_VOLUME = {"2": 2, "3": 3, "²": 2, "³": 3}
+
+
+@lru_cache(maxsize=256)
+def _is_length(unit: str) -> bool:
+    try:
+        return ureg.Unit(unit).dimensionality == ureg.Unit("meter").dimensionality
+    except Exception:
+        return False
 
 
 def _kind(unit: str) -> str:
