@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import socket
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import typer
 
@@ -63,6 +64,8 @@ def serve_command(
     max_quote_chars: Annotated[int, typer.Option(
         "--max-quote-chars", help="most code points of a source a page shows per excerpt (longer: shortened, "
         "with full offsets)")] = 500,
+    workers: Annotated[int, typer.Option("--workers", help="server processes on the one port (more than one "
+                                         "needs a PostgreSQL store)")] = 1,
     log_level: Annotated[str, typer.Option("--log-level", help="critical, error, warning, info or debug")] = "warning",
     access_log: Annotated[bool, typer.Option("--access-log", help="log every request on stdout")] = False,
 ) -> None:
@@ -73,7 +76,7 @@ def serve_command(
     from graphcite.serve.app import create_app
     from graphcite.serve.guard import allowed_hosts
     from graphcite.serve.service import ServiceSettings
-    from graphcite.store import open_store
+    from graphcite.store import is_postgres_url, open_store, resolve_db_path
     from graphcite.verify import VerifierConfig, load_config
 
     check_audience(audience)
@@ -83,6 +86,10 @@ def serve_command(
     check_int(max_claims, "--max-claims", minimum=1)
     check_number(timeout, "--timeout", minimum=0, maximum=86_400, above_minimum=True)
     check_max_quote_chars(max_quote_chars)
+    check_int(workers, "--workers", minimum=1, maximum=64)
+    if workers > 1 and not is_postgres_url(resolve_db_path(db)):
+        raise make_error("E101", where="--workers", detail="a DuckDB store has one writer process",
+                         fix="use --workers 1, or a PostgreSQL store (--db postgresql://...) for several")
     levels = ("critical", "error", "warning", "info", "debug")
     if log_level not in levels:
         raise make_error("E105", where="--log-level", what="log level", value=log_level, choices=", ".join(levels))
@@ -102,16 +109,79 @@ def serve_command(
                       markup=False)
 
         def ready() -> None:
-            err.print(f"graphcite serve: listening on {url} (audience {audience}, store {store.path}); "
+            shown = f", {workers} processes" if workers > 1 else ""
+            err.print(f"graphcite serve: listening on {url} (audience {audience}, store {store.shown_path}{shown}); "
                       f"review app at {url}/review/answers; Ctrl+C stops", markup=False)
             sys.stderr.flush()
 
+        if workers > 1:
+            store.close()  # each process opens its own connections
+            _serve_processes(workers, settings, db, sock, host, log_level, access_log, ready)
+            return
         app = create_app(settings, store=store, close_store=True, hosts=allowed_hosts(host), on_ready=ready)
         server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=access_log, lifespan="on",
                                                timeout_graceful_shutdown=5, server_header=False))
         server.run(sockets=[sock])  # on SIGTERM uvicorn shuts down (closing the store), then re-raises it
     finally:
         store.close()  # a no-op when the app already closed it
+
+
+def _serve_one(settings: Any, db: str | None, sock: socket.socket, host: str, log_level: str,
+               access_log: bool) -> None:
+    """One server process of several: its own store connections, the shared listening socket."""
+    import uvicorn
+
+    from graphcite.serve.app import create_app
+    from graphcite.serve.guard import allowed_hosts
+    from graphcite.store import open_store
+
+    store = open_store(db)
+    try:
+        app = create_app(settings, store=store, close_store=True, hosts=allowed_hosts(host))
+        uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=access_log, lifespan="on",
+                                      timeout_graceful_shutdown=5, server_header=False)).run(sockets=[sock])
+    finally:
+        store.close()
+
+
+def _serve_processes(workers: int, settings: Any, db: str | None, sock: socket.socket, host: str, log_level: str,
+                     access_log: bool, ready: Callable[[], None]) -> None:
+    """Fork ``workers`` server processes that accept on one socket; stop them all on SIGTERM or Ctrl+C.
+
+    The kernel spreads connections over the processes; each keeps its own warm evidence reads, which
+    notice another process's ingest through the evidence fingerprint. One process dying stops the rest.
+    """
+    import multiprocessing
+    import signal
+
+    context = multiprocessing.get_context("fork")
+    children = [context.Process(target=_serve_one, args=(settings, db, sock, host, log_level, access_log),
+                                name=f"graphcite-serve-{i}") for i in range(workers)]
+    for child in children:
+        child.start()
+    stopping = False
+
+    def stop(signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+        for child in children:
+            if child.is_alive():
+                child.terminate()
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    ready()
+    try:
+        while any(child.is_alive() for child in children):
+            for child in children:
+                child.join(0.2)
+                if child.exitcode not in (None, 0, -signal.SIGTERM) and not stopping:
+                    stop(signal.SIGTERM, None)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    failed = [c.exitcode for c in children if c.exitcode not in (0, -signal.SIGTERM)]
+    if failed and not stopping:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

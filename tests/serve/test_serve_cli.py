@@ -39,7 +39,7 @@ def test_help_names_every_option(app: typer.Typer) -> None:
 
 @pytest.mark.parametrize(("args", "code"), [(["--port", "70000"], "E103"), (["--audience", "everyone"], "E104"),
                                             (["--timeout", "0"], "E103"), (["--log-level", "loud"], "E105"),
-                                            (["--max-quote-chars", "5"], "E103"),
+                                            (["--max-quote-chars", "5"], "E103"), (["--workers", "2"], "E101"),
                                             (["--max-body-mb", "nan"], "E103")])
 def test_bad_options_are_one_line_errors(app: typer.Typer, args: list[str], code: str) -> None:
     result = runner.invoke(app, ["serve", *args])

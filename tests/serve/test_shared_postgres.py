@@ -50,3 +50,36 @@ def test_two_servers_share_reviewers_judgements_and_new_evidence(new_pg_database
     finally:
         codes = [stop_server(first), stop_server(second)]
         assert all(code in (0, -signal.SIGTERM) for code in codes), codes
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_several_processes_serve_one_port_on_postgres(new_pg_database: Callable[..., str]) -> None:
+    url = new_pg_database("gc_corpus")
+    server = start_server(url, "--workers", "2", reviewers=("ana",))  # type: ignore[arg-type]
+    try:
+        assert "2 processes" in server.log()
+        assert len(_children(server.process.pid)) >= 2
+        answer = load_answer_json("clean.json")
+        statuses = set()
+        with httpx.Client(timeout=60) as client:
+            for i in range(6):  # new connections each time: the kernel spreads them over the processes
+                report = httpx.post(f"{server.url}/v1/check", json={**answer, "answer_id": f"multi-{i}"},
+                                    timeout=60).json()
+                statuses.add(tuple(c["status"] for c in report["claims"]))
+            assert len(statuses) == 1  # every process gives the same verdicts
+            listed = client.get(f"{server.url}/v1/answers").json()
+        assert {f"multi-{i}" for i in range(6)} <= {a["answer_id"] for a in listed}
+    finally:
+        assert stop_server(server) in (0, -signal.SIGTERM)
+    assert not _children(server.process.pid)
