@@ -311,11 +311,11 @@ def answer_input(answer: str | None, text: str | None, *, fmt: str | None, docum
 
 def stored_answer(db: str | None, ref: str) -> tuple[str, Any]:
     """A stored answer by id or revision, looked up read-only (E502 with the closest id when unknown)."""
-    from graphcite.store import resolve_db_path
+    from graphcite.store import is_postgres_url, resolve_db_path
     from graphcite.verify.check import resolve_answer
 
     path = resolve_db_path(db)
-    if path != ":memory:" and not os.path.exists(path):
+    if path != ":memory:" and not is_postgres_url(path) and not os.path.exists(path):
         shown = ref if len(ref) <= 80 else ref[:77] + "..."
         raise make_error("E502", where="ANSWER", ref=shown,
                          fix=f"there is no store at {path} yet; pass an answer file, - for stdin or --text")
@@ -328,10 +328,10 @@ def stored_answer(db: str | None, ref: str) -> tuple[str, Any]:
 def open_cli_store(db: str | None, *, read_only: bool = False) -> Any:
     """Open the store at ``db``; a path that exists but is not a regular file is E603, never opened."""
     from graphcite.errors import StoreError
-    from graphcite.store import open_store, resolve_db_path
+    from graphcite.store import is_postgres_url, open_store, resolve_db_path
 
     path = resolve_db_path(db)
-    if path != ":memory:" and os.path.exists(path) and not os.path.isfile(path):
+    if path != ":memory:" and not is_postgres_url(path) and os.path.exists(path) and not os.path.isfile(path):
         raise StoreError("not a regular file", where=f"--db {path}", fix="pass --db with a DuckDB file",
                          code="E603")
     return open_store(db, read_only=read_only)
