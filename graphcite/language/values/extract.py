@@ -106,8 +106,7 @@ class _Scanner(UnitReader, DateReader):
                 self.special(pos, special)
                 return
         if prev in SPACES and pos >= 2 and (text[pos - 2].isalpha() or text[pos - 2] == ".") and (
-                text[max(0, text.rfind(" ", max(0, pos - 16), pos - 1) + 1):pos - 1].lower().rstrip(".")
-                in LEFT_KEYWORDS):
+                _left_word(text, pos) in LEFT_KEYWORDS):
             left_word, left_start = prev_word(text, pos)
             if left_word:
                 low = left_word.lower()
@@ -434,6 +433,19 @@ class _Scanner(UnitReader, DateReader):
         if age:
             end, measured = age.end(), "age"
         self.emit(start, end, magnitude, unit=unit, kind="duration", bound=bound, measured=measured)
+
+
+def _left_word(text: str, pos: int) -> str:
+    """The lowercased word before the space at ``pos - 1`` (at most 15 characters back; longer gives "").
+
+    Bounded on purpose: slicing back to the start of the text would lower the whole prefix at
+    every number, which made long texts quadratic.
+    """
+    lo = max(0, pos - 16)
+    space = text.rfind(" ", lo, pos - 1)
+    if space < 0 and lo > 0:
+        return ""
+    return text[space + 1:pos - 1].lower().rstrip(".")
 
 
 def _at_list_marker(text: str, pos: int) -> bool:
