@@ -179,12 +179,13 @@ def _plain_segment(segment: str) -> str:
     return html.unescape(segment)
 
 
-# Bodies parsed by the fast scanner and by markdown-it-py (its fallback), in this process.
-_COUNTS = {"fast": 0, "fallback": 0}
+# Bodies read wholly by the fast scanner, bodies where markdown-it-py read some regions, those
+# regions, and the characters of all bodies and of those regions (in this process).
+_COUNTS = {"fast": 0, "mixed": 0, "regions": 0, "chars": 0, "fallback_chars": 0}
 
 
 def parser_counts() -> dict[str, int]:
-    """How many bodies this process parsed with the fast scanner and how many fell back."""
+    """How much Markdown this process parsed with the fast scanner and how much fell back."""
     return dict(_COUNTS)
 
 
@@ -192,15 +193,12 @@ def parse(text: str, *, where: str, fast: bool = True) -> ParsedDocument:
     """Parse Markdown ``text``; front matter goes to ``metadata`` (validated), never into units.
 
     When the front matter has no title, the first level-1 heading becomes ``metadata["title"]``.
-    The body goes through :mod:`graphcite.ingest.mdblocks` first and through markdown-it-py when
-    that scanner meets a construct it does not handle (or with ``fast=False``); both give the
-    same units.
+    The body goes through :mod:`graphcite.ingest.mdblocks`, and a region the scanner does not
+    handle through markdown-it-py (everything with ``fast=False``); both give the same units.
     """
     front, body_offset = split_front_matter(text, where=where)
     metadata: dict[str, Any] = normalise_metadata(front, where=where)
-    walker = _fast_body(text, body_offset) if fast else None
-    if walker is None:
-        walker = _parse_body(text, body_offset, _CHUNK_CHARS)
+    walker = _fast_body(text, body_offset) if fast else _parse_body(text, body_offset, _CHUNK_CHARS)
     if "title" not in metadata and walker.first_title:
         metadata["title"] = walker.first_title
     return ParsedDocument(text=text, format="markdown", units=walker.units, metadata=metadata)
@@ -236,19 +234,61 @@ def _runs_on(tokens: list[Token], lines: int) -> bool:
     return last.type in ("fence", "html_block") and last.map is not None and last.map[1] >= lines
 
 
-def _fast_body(text: str, body_offset: int) -> _Walker | None:
-    """The body's units from the fast scanner, or None when it declines (counted either way)."""
+def _fast_body(text: str, body_offset: int) -> _Walker:
+    """The body's units: the fast scanner where it can, markdown-it-py for the regions it declines."""
     body = text[body_offset:] if body_offset else text
+    lines = mdblocks.body_lines(body)
+    walker = _Walker(text, body_offset)
+    base = walker.first_line
+    line = 0
+    regions = fallback_chars = 0
     with _collector_paused(len(body) > _PAUSE_GC_CHARS):
-        try:
-            tokens = mdblocks.block_tokens(mdblocks.body_lines(body))
-        except mdblocks.Unsupported:
-            _COUNTS["fallback"] += 1
-            return None
-        walker = _Walker(text, body_offset)
-        walker.walk(tokens)
-    _COUNTS["fast"] += 1
+        while True:
+            tokens, declined = mdblocks.scan_blocks(lines, line)
+            walker.first_line = base
+            walker.walk(tokens)
+            if declined is None:
+                break
+            start = walker.starts[base + declined] - body_offset
+            stop = _markdown_it_region(walker, body, body_offset, start)
+            regions += 1
+            fallback_chars += stop - start
+            if stop >= len(body):
+                break
+            line = bisect_left(walker.starts, body_offset + stop) - base
+    _COUNTS["mixed" if regions else "fast"] += 1
+    _COUNTS["regions"] += regions
+    _COUNTS["chars"] += len(body)
+    _COUNTS["fallback_chars"] += fallback_chars
     return walker
+
+
+def _markdown_it_region(walker: _Walker, body: str, body_offset: int, start: int) -> int:
+    """Parse ``body`` from the block start ``start`` with markdown-it-py up to the first cut point
+    where no block can continue (see ``_CUT``), into ``walker``; returns where the region ends.
+
+    A fence or raw-HTML block left open at the region's end extends it over twice as many cut
+    points each time, so even a fence open for megabytes is parsed in linear time.
+    """
+    starts = walker.starts
+
+    def next_cut(position: int) -> int:
+        cut = _CUT.search(body, position)
+        return cut.end() if cut else len(body)
+
+    stop, reach = next_cut(start), 1
+    while True:
+        first_line = bisect_left(starts, body_offset + start)
+        tokens = _shared_parser().parse(body[start:stop])
+        lines = bisect_left(starts, body_offset + stop) - first_line
+        if stop >= len(body) or not _runs_on(tokens, lines):
+            break
+        reach *= 2
+        for _ in range(reach):
+            stop = next_cut(stop)
+    walker.first_line = first_line
+    walker.walk(tokens)
+    return stop
 
 
 def _parse_body(text: str, body_offset: int, chunk_chars: int) -> _Walker:

@@ -6,8 +6,9 @@ markdown-it-py builds a state object and tries a dozen rules per line; most Mark
 for the blocks it knows: ATX headings, paragraphs, GFM tables, fenced and indented code, block quotes
 (whole), thematic breaks, HTML blocks, link reference definitions on one line, and list items whose
 content is one paragraph. Anything else (setext headings, nested or multi-block list items, lazy
-lines after a quote, tabs in indentation, NUL, ...) raises :class:`Unsupported`, and the caller
-parses that file with markdown-it-py instead. Property tests compare the units of both parsers.
+lines after a quote, tabs in indentation, ...) stops the scanner at the start of that block
+(:func:`scan_blocks`), and the caller parses from there with markdown-it-py up to the next point
+where no block can continue, then resumes the scanner. Property tests compare the units of both.
 
 Line numbering follows markdown-it: lines end at ``\\r\\n``, ``\\r`` or ``\\n`` and a final line
 break adds no empty line. Indentation counts spaces only (a tab there is unsupported).
@@ -19,7 +20,7 @@ import re
 
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
-__all__ = ["BlockToken", "Unsupported", "block_tokens", "body_lines"]
+__all__ = ["BlockToken", "Unsupported", "block_tokens", "body_lines", "scan_blocks"]
 
 
 class Unsupported(Exception):
@@ -138,6 +139,9 @@ class _Scanner:
         self.lines = lines
         self.count = len(lines)
         self.tokens: list[BlockToken] = []
+        # The first line of the block being read and the tokens before it (kept when it fails).
+        self.block_start = 0
+        self.mark = 0
 
     # -- line tests ------------------------------------------------------------------------
 
@@ -235,13 +239,14 @@ class _Scanner:
 
     # -- blocks ----------------------------------------------------------------------------
 
-    def scan(self) -> list[BlockToken]:
-        lines, index = self.lines, 0
+    def scan(self, start: int = 0) -> list[BlockToken]:
+        lines, index = self.lines, start
         while index < self.count:
             line = lines[index]
             if _is_blank(line):
                 index += 1
                 continue
+            self.block_start, self.mark = index, len(self.tokens)
             indent = _indent(line)
             if indent >= 4:
                 index = self.indented_code(index)
@@ -474,3 +479,17 @@ class _Scanner:
 def block_tokens(lines: list[str]) -> list[BlockToken]:
     """Top-level block tokens of a body given as :func:`body_lines`; raises :class:`Unsupported`."""
     return _Scanner(lines).scan()
+
+
+def scan_blocks(lines: list[str], start: int = 0) -> tuple[list[BlockToken], int | None]:
+    """Block tokens from line ``start`` on, up to the first block the scanner does not handle.
+
+    Returns the tokens and that block's first line (None when the scanner reached the end). The
+    tokens before it are final: every block before it is complete and starts where markdown-it's
+    would, so markdown-it can take over at that line with a fresh state.
+    """
+    scanner = _Scanner(lines)
+    try:
+        return scanner.scan(start), None
+    except Unsupported:
+        return scanner.tokens[: scanner.mark], scanner.block_start

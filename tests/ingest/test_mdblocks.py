@@ -30,28 +30,34 @@ LINES = [
 NEWLINES = ["\n", "\r\n", "\r"]
 
 
-def both(text: str) -> tuple[list[object], list[object] | None]:
-    """Units of the markdown-it-py path and of the fast scanner (None when it declines)."""
+def both(text: str) -> tuple[list[object], list[object]]:
+    """Units of the markdown-it-py path and of the fast path (scanner plus markdown-it-py regions)."""
     old = markdown._parse_body(text, 0, markdown._CHUNK_CHARS).units
-    fast = markdown._fast_body(text, 0)
-    return old, None if fast is None else fast.units
+    return old, markdown._fast_body(text, 0).units
+
+
+def scanner_handles(text: str) -> bool:
+    try:
+        mdblocks.block_tokens(mdblocks.body_lines(text))
+    except mdblocks.Unsupported:
+        return False
+    return True
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(LINES), max_size=14), st.sampled_from(NEWLINES), st.booleans())
-def test_same_units_on_edge_lines(lines: list[str], newline: str, final_break: bool) -> None:
-    text = newline.join(lines) + (newline if final_break else "")
+@given(st.lists(st.tuples(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5]), st.sampled_from(LINES)), max_size=14),
+       st.sampled_from(NEWLINES), st.booleans())
+def test_same_units_on_edge_lines(lines: list[tuple[int, str]], newline: str, final_break: bool) -> None:
+    text = newline.join(" " * indent + line for indent, line in lines) + (newline if final_break else "")
     old, fast = both(text)
-    if fast is not None:
-        assert fast == old, text
+    assert fast == old, text
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet=" #>-*+=_`~<|:[]!1.)\\ta\n\r", max_size=60))
 def test_same_units_on_random_markup(text: str) -> None:
     old, fast = both(text)
-    if fast is not None:
-        assert fast == old, text
+    assert fast == old, text
 
 
 def test_common_documents_take_the_fast_path() -> None:
@@ -59,7 +65,7 @@ def test_common_documents_take_the_fast_path() -> None:
             "| retry | 30 |\n\n- first\n- second\n  continues\n1. one\n\n> quoted\n> lines\n\n```sh\nrun\n```\n\n"
             "<div>raw</div>\n\n[ref]: https://example.org\n\n    code\n\n***\n")
     old, fast = both(text)
-    assert fast is not None
+    assert scanner_handles(text)
     assert fast == old
     assert [u.block_type for u in fast] == [
         "heading", "paragraph", "heading", "table_row", "table_row", "list_item", "list_item", "list_item",
@@ -71,11 +77,22 @@ def test_common_documents_take_the_fast_path() -> None:
     "[ref]:\n  /url\n", "\tindented with a tab\n",
 ])
 def test_declines_what_it_does_not_handle(text: str) -> None:
-    with pytest.raises(mdblocks.Unsupported):
-        mdblocks.block_tokens(mdblocks.body_lines(text))
-    before = markdown.parser_counts()["fallback"]
+    assert not scanner_handles(text)
+    before = markdown.parser_counts()["regions"]
     assert markdown.parse(text, where="x.md").units == markdown.parse(text, where="x.md", fast=False).units
-    assert markdown.parser_counts()["fallback"] == before + 1
+    assert markdown.parser_counts()["regions"] == before + 1
+
+
+def test_markdown_it_reads_only_the_declined_region() -> None:
+    text = ("# A\n\nFirst, 3 ms.\n\n- item\n  - nested\n\nBack to text.\n\n```\nopen fence\n\nStill code\n"
+            "\n## B\n\nText after.\n")
+    tokens, declined = mdblocks.scan_blocks(mdblocks.body_lines(text))
+    assert declined == 4 and len(tokens) == 5  # heading and paragraph kept; the nested list declined
+    before = markdown.parser_counts()
+    assert markdown.parse(text, where="x.md").units == markdown.parse(text, where="x.md", fast=False).units
+    after = markdown.parser_counts()
+    assert after["regions"] == before["regions"] + 1
+    assert after["fallback_chars"] - before["fallback_chars"] == len("- item\n  - nested\n\n")
 
 
 def test_body_lines_number_like_markdown_it() -> None:
