@@ -24,6 +24,7 @@ from typing import Any
 
 from graphcite.errors import InputError, NotFoundError
 from graphcite.store import Store
+from graphcite.store.queries import newest_per_claim_sql
 from graphcite.verify.origin import RESTRICTED_KEYS_SQL
 
 __all__ = [
@@ -188,11 +189,10 @@ def _source_selection(store: Store, key: str) -> Selection:
 
 def latest_verifications(store: Store, claim_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """The latest verification record of each claim (records are appended; the newest one counts)."""
-    rows = rows_for_ids(store, """
+    rows = rows_for_ids(store, f"""
         SELECT claim_id, record_id, answer_rev, status, supported, result_json, config_hash,
                CAST(verified_at AS VARCHAR) AS verified_at
-        FROM (SELECT *, row_number() OVER (PARTITION BY claim_id ORDER BY verified_at DESC, rowid DESC) AS newest
-              FROM verification WHERE {ids}) v
+        FROM ({newest_per_claim_sql("{ids}")}) v
         WHERE newest = 1""",
                      "claim_id", claim_ids)
     out: dict[str, dict[str, Any]] = {}

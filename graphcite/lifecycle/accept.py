@@ -17,6 +17,7 @@ from typing import Any
 from graphcite.errors import make_error
 from graphcite.models import Acceptance
 from graphcite.store import Store, utcnow
+from graphcite.store.queries import latest_verification
 
 __all__ = ["accept", "acceptance_table_exists", "acceptances", "parse_expiry"]
 
@@ -88,8 +89,7 @@ def accept(store: Store, claim_id: str, *, task: str, destination: str, expires:
     day = parse_expiry(expires, today=today)
     claim = _claim(store, claim_id)
     verified_id = claim["parent_id"] or claim["claim_id"]
-    record = store.row("SELECT record_id, status, evidence_revisions_json, result_json FROM verification "
-                       "WHERE claim_id = ? ORDER BY verified_at DESC, rowid DESC LIMIT 1", [verified_id])
+    record = latest_verification(store, verified_id, "record_id, status, evidence_revisions_json, result_json")
     if record is None:
         raise make_error("E501", where="CLAIM", detail=f"claim {claim_id} has no verification record",
                          fix=f"verify its answer first: `graphcite check {claim['answer_rev']}`")

@@ -17,6 +17,7 @@ from typing import Any
 
 from graphcite.store import Store, utcnow
 from graphcite.store.dialect import DUCKDB, Dialect
+from graphcite.store.queries import latest_verification
 from graphcite.verify.config import VerifierConfig
 
 __all__ = ["STALE_SQL", "find_stale", "recheck_stale", "stale", "stale_sql"]
@@ -266,8 +267,7 @@ def recheck_stale(store: Store, *, config: VerifierConfig | None = None,
             for claim in report["claims"]:
                 if claim["claim_id"] not in by_answer[answer_rev]:
                     continue
-                old = store.row("SELECT status FROM verification WHERE claim_id = ? "
-                                "ORDER BY verified_at DESC, rowid DESC LIMIT 1", [claim["claim_id"]])
+                old = latest_verification(store, claim["claim_id"], "status")
                 revisions = sorted({c["revision"] for c in claim["citations"] if c.get("revision")})
                 seen = int(store.scalar("SELECT count(*) FROM verification WHERE claim_id = ?", [claim["claim_id"]]))
                 record_id = hashlib.sha256(f"{claim['claim_id']}:{seen}:{now.isoformat()}:{config.hash}".encode()

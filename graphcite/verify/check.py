@@ -25,6 +25,7 @@ from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answer, 
 from graphcite.errors import GraphciteError, NotFoundError, make_error
 from graphcite.models import InputAnswer
 from graphcite.store import Store, utcnow
+from graphcite.store.queries import newest_per_claim_sql
 from graphcite.verify.claim_types import mark_reviews
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
@@ -123,13 +124,11 @@ def earlier_checks(store: Store, rev: str, report: dict[str, Any]) -> dict[str, 
     """For an answer revision verified before: the checks performed then, per claim the last status
     and configuration, the reviewers' judgements, and any newer revision that corrects this one.
     None for an answer checked for the first time."""
-    rows = store.rows("""
+    rows = store.rows(f"""
         SELECT claim_id, count(*) AS checks, max(verified_at) AS last_at,
                max(CASE WHEN newest = 1 THEN status END) AS last_status,
                max(CASE WHEN newest = 1 THEN config_hash END) AS last_config
-        FROM (SELECT claim_id, verified_at, status, config_hash,
-                     row_number() OVER (PARTITION BY claim_id ORDER BY verified_at DESC, rowid DESC) AS newest
-              FROM verification WHERE answer_rev = ?) v
+        FROM ({newest_per_claim_sql("answer_rev = ?", "claim_id, verified_at, status, config_hash")}) v
         GROUP BY claim_id""", [rev])
     if not rows:
         return None
