@@ -1,9 +1,10 @@
-"""Batch verification on Ray: each worker opens a read-only snapshot of the store once and verifies
-chunks of answers against it; the driver writes the records.
+"""Batch verification on Ray: each worker opens the store read-only once and verifies chunks of
+answers against it; the driver writes the records.
 
-On a local runtime the workers open the snapshot file where the driver wrote it. Joined to a cluster
-(``ship=True``), the driver puts the snapshot's bytes in the object store once and each worker writes
-them to its own temporary folder before opening them, so no shared filesystem is needed.
+A PostgreSQL store is opened by its URL. A DuckDB store is a copy the driver made: on a local runtime
+the workers open the file where the driver wrote it; joined to a cluster (``ship=True``), the driver
+puts the copy's bytes in the object store once and each worker writes them to its own temporary
+folder before opening them, so no shared filesystem is needed.
 """
 
 from __future__ import annotations

@@ -136,10 +136,9 @@ def _prepare_all(found: Sequence[filesmod.FoundFile], jobs: int, max_bytes: int,
                  progress: ProgressCallback | None, ray_workers: int | None) -> Iterable[PreparedFile]:
     results: Iterable[PreparedFile]
     if ray_workers is not None:
-        from graphcite.distributed.tasks import ray_ordered_map
+        from graphcite.distributed.ingest import prepare_on_ray
 
-        # no spill folder: a worker may run on another machine, so its rows travel in the result
-        results = ray_ordered_map(prepare_file, found, workers=ray_workers, args=(max_bytes, None))
+        results = prepare_on_ray(found, max_bytes=max_bytes, workers=ray_workers)
     elif jobs <= 1 or len(found) < 2:
         results = map(functools.partial(prepare_file, max_bytes=max_bytes, spill_dir=spill_dir), found)
     else:

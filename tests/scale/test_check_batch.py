@@ -107,3 +107,17 @@ def test_record_false_writes_nothing(corpus_db: Path, tmp_path: Path) -> None:
         results = check_batch(store, [CLEAN], record=False)
         assert store.scalar("SELECT count(*) FROM verification") == 0
     assert results[0]["answer_id"] == "demo-clean"
+
+
+@pytest.mark.usefixtures("ray_session")
+def test_workers_on_other_machines_get_the_store_shipped_through_the_object_store(corpus_db: Path) -> None:
+    from graphcite.claims.formats import load_answer
+    from graphcite.distributed.verify import verify_on_ray
+    from graphcite.verify.batch import BatchItem
+    from graphcite.verify.config import VerifierConfig
+
+    chunks = [[BatchItem(0, load_answer(Path(TRAPS)))], [BatchItem(1, load_answer(Path(CLEAN)))]]
+    shared = list(verify_on_ray(str(corpus_db), chunks, VerifierConfig(), "internal", workers=2))
+    shipped = list(verify_on_ray(str(corpus_db), chunks, VerifierConfig(), "internal", workers=2, ship=True))
+    assert [r[0]["report"] for r in shipped] == [r[0]["report"] for r in shared]
+    assert shipped[0][0]["report"]["answer_id"] == "demo-traps"

@@ -64,7 +64,7 @@ def _descends_from(pid: int, ancestor: int) -> bool:
 
 
 def _busy_prepare_workers() -> list[int]:
-    """Ray workers started by this test session that are running ``prepare_file`` right now."""
+    """Ray workers started by this test session that are running ``prepare_group`` right now."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -74,7 +74,7 @@ def _busy_prepare_workers() -> list[int]:
                 title = handle.read().split(b"\0")[0]
         except OSError:
             continue
-        if title.startswith(b"ray::prepare_file") and _descends_from(int(entry), os.getpid()):
+        if title.startswith(b"ray::prepare_group") and _descends_from(int(entry), os.getpid()):
             found.append(int(entry))
     return found
 
@@ -102,7 +102,7 @@ def test_a_worker_killed_mid_ingest_is_retried_and_the_rows_are_the_same(tmp_pat
     finally:
         done.set()
         killer.join()
-    assert killed, "no Ray worker was seen running prepare_file, so none was killed"
+    assert killed, "no Ray worker was seen running prepare_group, so none was killed"
     assert len(report["added"]) == 48  # type: ignore[arg-type]
     assert table_contents(tmp_path / "hurt.duckdb") == table_contents(tmp_path / "calm.duckdb")
 
