@@ -10,12 +10,14 @@ Matching reads lowercased copies of both texts; the stored text is never changed
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
 from graphcite.language import lexicon
 from graphcite.language.domain import active
+from graphcite.language.nlp import lemma
 from graphcite.language.words import STOPWORDS, Word, word_list, words_of
 
 __all__ = ["Alignment", "Slot", "align"]
@@ -114,15 +116,74 @@ def _anchored(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...]
     return False
 
 
+def _content_neighbours(words: tuple[Word, ...], at: int, reach: int = 2) -> frozenset[str]:
+    """The lemmas of the ``reach`` nearest content words on each side of position ``at``."""
+    out: set[str] = set()
+    for side in (range(at - 1, -1, -1), range(at + 1, len(words))):
+        taken = 0
+        for i in side:
+            if words[i].lemma in STOPWORDS or words[i].lower in STOPWORDS:
+                continue
+            out.add(words[i].lemma)
+            taken += 1
+            if taken == reach:
+                break
+    return frozenset(out)
+
+
+def _stand_in(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...]) -> str | None:
+    """Another kind of the same near class in the missing word's place: "in the rain" where the claim
+    says "in the snow", "playing a guitar" for "playing a flute". The evidence then speaks of
+    something else, however much of the sentence is shared."""
+    word = claim_words[at]
+    mine = _content_neighbours(claim_words, at) - {word.lemma}
+    if not mine:
+        return None
+    for j, other in enumerate(ev_words):
+        if other.proper or other.lemma in STOPWORDS or not mine & _content_neighbours(ev_words, j):
+            continue
+        if lexicon.is_cohyponym(word.lemma, other.lemma):
+            return other.lemma
+    return None
+
+
 def _phrase_in(phrase: str, lowered: str) -> bool:
     return f" {phrase} " in f" {lowered} "
+
+
+def _folded(text: str) -> str:
+    """``text`` without accents: "El Niño" is matched as "El Nino" on both sides."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+
+
+def _parts(word: Word) -> list[str]:
+    """The content lemmas of a hyphenated word ("human-caused": human, cause); none for a plain word."""
+    if "-" not in word.lower:
+        return []
+    return [lemma(p) for p in word.lower.split("-") if len(p) > 1 and p not in STOPWORDS]
+
+
+def _terms(words: tuple[Word, ...], text: str, skip: set[int]) -> dict[str, tuple[bool, int]]:
+    """Two adjacent content words of the claim as one term, by the position of the first: the form
+    the lexicon knows ("ping pong", "sea level", "global warming": True) or else the plain pair."""
+    out: dict[str, tuple[bool, int]] = {}
+    for i, (a, b) in enumerate(pairwise(words)):
+        if a.start in skip or b.start in skip or text[a.end:b.start] != " " \
+                or a.lemma in STOPWORDS or b.lemma in STOPWORDS:
+            continue
+        forms = tuple(dict.fromkeys((f"{a.lower} {b.lower}", f"{a.lower} {b.lemma}", f"{a.lemma} {b.lower}")))
+        known = next((f for f in forms if lexicon.is_known(f)), None)
+        out[known or f"{a.lower} {b.lemma}"] = (known is not None, i)
+    return out
 
 
 def align(claim: str, evidence: str) -> Alignment:
     """Align ``claim`` against ``evidence`` (the quote with its envelope: title, headings, antecedent).
 
     Which lexical relations count as paraphrase comes from the active domain lexicon."""
-    return _align(claim, evidence, _accepted())
+    return _align(_folded(claim), _folded(evidence), _accepted())
 
 
 @lru_cache(maxsize=65_536)
@@ -131,8 +192,14 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
     ev_words = words_of(evidence)
     ev_lower = " ".join(w.lower for w in ev_words)
     ev_squashed = ev_lower.replace(" ", "").replace("-", "")
-    ev_lemmas = frozenset(w.lemma for w in ev_words) | frozenset(w.lower for w in ev_words)
-    ev_content = tuple(dict.fromkeys(w.lemma for w in ev_words if w.lemma not in STOPWORDS))
+    ev_parts = [p for w in ev_words for p in _parts(w)]  # "human-caused" holds "human" and "cause"
+    ev_lemmas = frozenset(w.lemma for w in ev_words) | frozenset(w.lower for w in ev_words) | frozenset(ev_parts)
+    ev_content = tuple(dict.fromkeys([*(w.lemma for w in ev_words if w.lemma not in STOPWORDS), *ev_parts]))
+    # a compound written as one word on one side and two on the other: "heatwave" / "heat waves"
+    ev_joined = {joined: f"{a.lower} {b.lower}" for a, b in pairwise(ev_words)
+                 if evidence[a.end:b.start] in {" ", "-"} and a.lemma not in STOPWORDS
+                 for joined in (a.lower + b.lower, a.lower + b.lemma)}
+    ev_squashed_words = {w.lower.replace("-", ""): w.lower for w in ev_words}
     # two-word terms of the evidence ("carbon dioxide"), for claim words the lexicon knows as one unit
     ev_pairs = tuple(dict.fromkeys(f"{a.lower} {b.lower}" for a, b in pairwise(ev_words)
                                    if a.lemma not in STOPWORDS and b.lemma not in STOPWORDS
@@ -143,6 +210,7 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
     particles = word_list("particles")
     negations = word_list("negation")  # polarity rules compare negation; it is not a slot to find
     weak = word_list("weak_words") | word_list("month_names")
+    collective = word_list("collective_nouns")  # "a group of people" claims no more than "people"
     slots: list[Slot] = []
     in_names: set[int] = set()
     for run in _names(claim_words, claim):
@@ -169,12 +237,30 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
                     status, by, relation = "paraphrase", other, rel
                     break
         slots.append(Slot(phrase, "name", status, by, relation, _WEIGHT_NAME))
+    by_term: dict[int, tuple[str, str]] = {}  # claim word position -> (evidence word, relation)
+    for term, (known, first) in _terms(claim_words, claim, in_names).items():
+        squashed_term = term.replace(" ", "")
+        found_term: tuple[str, str] | None = None
+        if squashed_term in ev_squashed_words:
+            found_term = (ev_squashed_words[squashed_term], "same")
+        elif known:
+            for other in (*ev_content, *ev_pairs):
+                rel = _relation(term, other)
+                if rel in accepted:
+                    found_term = (other, rel)
+                    break
+        if found_term:
+            by_term.setdefault(first, found_term)
+            by_term.setdefault(first + 1, found_term)
     seen: set[str] = set()
     for word in claim_words:
         if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak \
                 or word.lower in negations:
             continue
         if len(word.lemma) < 2 or word.lemma in seen:
+            continue
+        at = claim_words.index(word)
+        if word.lower in collective and at + 1 < len(claim_words) and claim_words[at + 1].lower == "of":
             continue
         seen.add(word.lemma)
         weight = _WEIGHT_LIGHT if word.lemma in light else 1.0
@@ -185,7 +271,14 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
             status, by, relation = _match_word(word.lemma, ev_pairs, frozenset(), accepted)
             if status != "paraphrase":
                 status, by, relation = "missing", None, None
-        at = claim_words.index(word)
+        if status == "missing" and at in by_term:
+            status, (by, relation) = "paraphrase", by_term[at]
+        if status == "missing" and (word.lower in ev_joined or word.lemma in ev_joined):
+            status, by, relation = "paraphrase", ev_joined.get(word.lower, ev_joined.get(word.lemma)), "same"
+        if status == "missing" and (parts := _parts(word)):
+            matched = [_match_word(p, ev_content, ev_lemmas, accepted) for p in parts]
+            if all(m[0] in {"found", "paraphrase"} for m in matched):
+                status, by, relation = "paraphrase", " ".join(str(m[1]) for m in matched), "parts"
         if status == "missing" and at + 1 < len(claim_words) and claim_words[at + 1].lower in particles:
             phrase = f"{word.lemma} {claim_words[at + 1].lower}"  # a phrasal verb: "set up" / "established"
             status, by, relation = _match_word(phrase, ev_content, frozenset(), accepted)
@@ -197,5 +290,9 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
             nation = lexicon.nationality_of(word.lower)
             if nation and _phrase_in(nation, ev_lower):
                 status, by, relation = "paraphrase", nation, "derived"
+        if status == "missing":
+            stand_in = _stand_in(claim_words, at, ev_words)
+            if stand_in:
+                status, by, relation = "other", stand_in, "cohyponym"
         slots.append(Slot(word.lemma, "word", status, by, relation, weight))
     return Alignment(tuple(slots))

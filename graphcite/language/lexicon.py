@@ -59,6 +59,7 @@ __all__ = [
     "base_form",
     "base_forms",
     "is_antonym",
+    "is_cohyponym",
     "is_derived",
     "is_kind_of",
     "is_known",
@@ -92,6 +93,7 @@ _RULES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 }
 _MIN_RULE_BASE = 3  # a rule never yields a base shorter than this ("is" -> "i", "us" -> "u" are refused)
 _SPACES = re.compile(r"[\s_]+")
+_MIN_COHYPONYM_DEPTH = 7  # a shared class this deep is a real kind ("precipitation"), not "device" or "covering"
 _MIN_NOUN_DEPTH = 3  # nouns nearer the root ("entity", "physical entity", "object", "whole") are too general
 
 
@@ -407,6 +409,15 @@ def _kind_of(a: _Senses, b: _Senses) -> bool:
     return any(_ancestors(s) & general for s in a.by_degree.get(0, ()))
 
 
+def _kind_of_either(a: _Senses, b: _Senses) -> bool:
+    """A kind through one side's less used senses, the other side's senses staying dominant: "hike"
+    (its walking sense) is a kind of "walk"; "guitar" of "instrument" (its musical sense)."""
+    general = frozenset(filter(_specific, b.by_degree.get(0, ())))
+    general_any = frozenset(filter(_specific, b.every))
+    return (any(_ancestors(s) & general for s in a.every)
+            or any(_ancestors(s) & general_any for s in a.by_degree.get(0, ())))
+
+
 def is_kind_of(a: str, b: str) -> bool:
     """Whether a dominant sense of ``a`` is a kind or an instance of a dominant sense of ``b``.
 
@@ -533,6 +544,44 @@ def _siblings(form_a: str, form_b: str) -> bool:
     return _instance_siblings(_places(form_a), _places(form_b)) or _class_siblings(form_a, form_b)
 
 
+@lru_cache(maxsize=131_072)
+def _near_classes(synset: int) -> frozenset[int]:
+    """The classes at most three hypernym steps above a synset, general enough to group things
+    ("dog": canine, carnivore, placental) but never the top levels every noun reaches."""
+    lex = _lexicon()
+    out: set[int] = set()
+    layer = {synset}
+    for _ in range(3):
+        layer = {p for s in layer for p in lex.hypernyms[s]}
+        out |= layer
+    physical = _physical()
+    return frozenset(c for c in out if _depth(c) >= _MIN_COHYPONYM_DEPTH and _ancestors(c) & physical)
+
+
+@lru_cache(maxsize=1)
+def _physical() -> frozenset[int]:
+    """WordNet's "physical entity": things and natural processes, not acts, speech or ideas."""
+    lemma = _lookup("physical entity")
+    return frozenset(_lexicon().senses[lemma]) if lemma is not None else frozenset()
+
+
+def is_cohyponym(a: str, b: str) -> bool:
+    """Whether two common nouns, in their dominant senses, are different physical kinds of one near
+    class: "snow" / "rain" (precipitation), "flute" / "guitar" (musical instrument), "sofa" / "bed".
+
+    Weaker than :func:`is_sibling` (a claim may name the class by another member only when the
+    evidence stands in the same place), so callers anchor it; never for related words.
+    """
+    fa, fb = _normalise(a), _normalise(b)
+    if fa == fb or _related(fa, fb) is not None:
+        return False
+    sa, sb = _senses(fa, "n"), _senses(fb, "n")
+    if not (sa.active and sb.active):
+        return False
+    near_b = frozenset().union(*(_near_classes(s) for s in sb.by_degree.get(0, ())))
+    return any(_near_classes(s) & near_b for s in sa.by_degree.get(0, ()))
+
+
 def is_sibling(a: str, b: str) -> bool:
     """Whether the words name different members of one class, so one cannot stand for the other.
 
@@ -597,6 +646,9 @@ def _related(fa: str, fb: str) -> Relation | None:
         return "derived"
     if _siblings(fa, fb):
         return "sibling"
+    up, down = _kind_of_either(sa, sb), _kind_of_either(sb, sa)
+    if up != down:  # a kind each way through rare senses says nothing
+        return "hypernym" if up else "hyponym"
     if _topical(sa, sb):
         return "topic"
     return None

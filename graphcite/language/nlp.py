@@ -43,7 +43,18 @@ def lemma(word: str) -> str:
     found = table.get(lowered)
     if found is None:
         found = table.get(word)
-    return (found or lowered).lower()
+    found = (found or lowered).lower()
+    irregular = _verb_exceptions().get(lowered)
+    if irregular and found != lowered and found not in irregular:
+        return irregular[0]  # WordNet's irregular verb forms win: "putting" is "put", not "putt"; "dying" is "die"
+    return found
+
+
+@lru_cache(maxsize=1)
+def _verb_exceptions() -> dict[str, list[str]]:
+    from graphcite.language.lexicon_data import load_tables
+
+    return load_tables().exceptions["v"]
 
 
 def tokenize_lemmas(text: str) -> list[str]:

@@ -23,18 +23,19 @@ def alignment_for(claim: AtomicClaim, evidence: Evidence) -> Alignment:
 @rule("GC204", "slot-filled-by-other", family="slots", effect="insufficient",
       good=[("Jan Visser was a Dutch painter.", "Jan Visser (1901-1970) was a Dutch painter of harbours.")],
       bad=[("Jan Visser was a Dutch painter.", "Jan Visser was a Belgian painter."),
-           ("The museum is in Oslo.", "The museum is located in Bergen, Norway.")])
+           ("The museum is in Oslo.", "The museum is located in Bergen, Norway."),
+           ("The girl is playing a violin on the porch.", "The girl is playing a trumpet on the porch.")])
 def slot_filled_by_other(claim: AtomicClaim, evidence: Evidence) -> str | None:
-    """A name the claim needs is absent and another of the same kind stands where it would be.
+    """A name or thing the claim needs is absent and another of the same kind stands where it would be.
 
-    "A Dutch painter" against "a Belgian painter", or "in Oslo" against "in Bergen": every other word
-    matches, so the share of shared words stays high, yet the one slot that carries the fact is filled
-    by something else. The evidence does not say the claim (it may say the opposite, but a painter can
-    hold two nationalities, so the rule says insufficient rather than contradicts).
+    "A Dutch painter" against "a Belgian painter", "in Oslo" against "in Bergen", or "playing a
+    violin" against "playing a trumpet": every other word matches, so the share of shared words stays
+    high, yet the one slot that carries the fact is filled by something else. The evidence does not
+    say the claim (it may say the opposite, but a painter can hold two nationalities, so the rule
+    says insufficient rather than contradicts).
     """
     found = alignment_for(claim, evidence)
-    names = [s for s in found.slots if s.kind == "name"]
-    if not names:
+    if not found.slots:
         return None
     other = found.with_status("other")
     return "; ".join(f"claim names {s.text!r}, evidence has {s.by!r} ({s.relation})" for s in other)

@@ -12,8 +12,15 @@ from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import rule
 from graphcite.verify.rules.common import blank_values, same_predicate, word_lemmas
+from graphcite.verify.rules.slots import alignment_for
 
 __all__: list[str] = []
+
+
+def _aligned(claim: AtomicClaim, evidence: Evidence) -> frozenset[str]:
+    """The claim's word slots the alignment found in the evidence, directly or by paraphrase (a
+    two-word term, a compound, the parts of a hyphenated word, a phrasal verb)."""
+    return frozenset(s.text for s in alignment_for(claim, evidence).slots if s.status in {"found", "paraphrase"})
 
 # Light verbs say little on their own; the object then carries the predicate.
 _LIGHT = frozenset({"be", "have", "do", "use", "make", "get", "keep", "take", "give", "go", "state", "say",
@@ -42,7 +49,7 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
     if not words:
         return None
     terms = word_lemmas(evidence.envelope)
-    if any(same_predicate(w, terms) for w in words):
+    if any(same_predicate(w, terms) for w in words) or set(words) & _aligned(claim, evidence):
         return ""
     phrase = " ".join(words)
     if len(words) > 1 and any(lexicon.related(phrase, w) in active().paraphrase for w in terms):
@@ -73,6 +80,6 @@ def object_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None
     if not wanted:
         return None
     terms = word_lemmas(evidence.envelope + " " + evidence.antecedent)
-    if any(same_predicate(w, terms) for w in wanted):
+    if any(same_predicate(w, terms) for w in wanted) or wanted & _aligned(claim, evidence):
         return ""
     return f"the evidence does not mention {', '.join(sorted(wanted))}"

@@ -1,0 +1,56 @@
+"""Alignment and lexicon answers behind the real-text kinds (tests/verify/test_realtext_kinds.py)."""
+
+from __future__ import annotations
+
+from graphcite.language.align import align
+from graphcite.language.lexicon import is_cohyponym, related
+from graphcite.language.nlp import lemma
+
+
+def _slots(claim: str, evidence: str) -> dict[str, tuple[str, str | None]]:
+    return {s.text: (s.status, s.relation) for s in align(claim, evidence).slots}
+
+
+def test_irregular_verb_forms_take_wordnet_base() -> None:
+    assert lemma("putting") == "put"
+    assert lemma("dying") == "die"
+    assert lemma("running") == "run"  # a regular form is left to the lookup table
+
+
+def test_compound_in_one_word_meets_two_words() -> None:
+    assert _slots("Snowstorms closed the pass.", "Snow storms closed the pass.")["snowstorm"][0] == "paraphrase"
+    slots = _slots("The snow storm closed the pass.", "A snowstorm closed the pass.")
+    assert slots["snow"][0] == slots["storm"][0] == "paraphrase"
+
+
+def test_hyphenated_words_hold_their_parts() -> None:
+    assert _slots("Farmers caused it.", "It was farmer-caused.")["cause"][0] == "found"
+    assert _slots("It was farmer-caused.", "Farmers caused it.")["farmer-caused"][0] == "paraphrase"
+
+
+def test_accents_are_folded_on_both_sides() -> None:
+    assert align("José Peña baked bread.", "Jose Pena baked bread.").score == 1.0
+
+
+def test_two_word_term_is_matched_as_a_unit() -> None:
+    slots = _slots("They played ping pong.", "They played table tennis.")
+    assert slots["ping"] == slots["pong"] == ("paraphrase", "synonym")
+
+
+def test_less_used_sense_gives_a_mirrored_kind() -> None:
+    assert related("walk", "hike") == "hyponym"
+    assert related("hike", "walk") == "hypernym"
+    assert related("instrument", "guitar") == "hyponym"
+
+
+def test_collective_noun_before_of_is_no_slot() -> None:
+    assert "crowd" not in _slots("A crowd of tourists waited.", "Tourists waited.")
+    assert "crowd" in _slots("The crowd waited.", "Tourists waited.")
+
+
+def test_stand_in_needs_a_near_class_and_the_same_place() -> None:
+    assert is_cohyponym("violin", "trumpet") and is_cohyponym("snow", "rain")
+    assert not is_cohyponym("dog", "puppy") and not is_cohyponym("rain", "rain")
+    assert _slots("She played a violin.", "She played a trumpet.")["violin"] == ("other", "cohyponym")
+    # a near-class word elsewhere in the evidence is not in the claim's place
+    assert _slots("She played a violin.", "She sang. A trumpet lay on the table.")["violin"][0] == "missing"
