@@ -11,12 +11,14 @@ The store is a fresh copy of the bundled corpus in benchmarks/data/ (checks writ
 issue 11: >= 200 checks/s, <= 5 ms p99 per streamed sentence.
 
     python -m benchmarks.serve [--clients 50] [--seconds 20] [--max-requests 2000] [--streams 10] [--json]
+    python -m benchmarks.serve --engines [--clients 50] [--seconds 20]   # DuckDB vs PostgreSQL x1, x2 processes
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -71,9 +73,9 @@ def _command() -> list[str]:
 class Server:
     """``graphcite serve --port 0`` in a child process; ``url`` once it printed its ready line."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str, *extra: str) -> None:
         self.process = subprocess.Popen([*_command(), "--db", str(db), "--host", "127.0.0.1", "--port", "0",
-                                         "--timeout", "120", "--max-claims", "100"],
+                                         "--timeout", "120", "--max-claims", "100", *extra],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
         self.url = ""
@@ -109,6 +111,7 @@ async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: fl
 
     latencies: list[float] = []
     failures = 0
+    kinds: list[str] = []
     issued = 0
     deadline = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
@@ -123,10 +126,14 @@ async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: fl
                 latencies.append(time.perf_counter() - start)
                 if response.status_code != 200 or response.json()["metrics"]["claims"] != 7:
                     failures += 1
+                    if len(kinds) < 3:
+                        kinds.append(f"{response.status_code}: {response.text[:160]}")
 
         began = time.perf_counter()
         await asyncio.gather(*(worker(i) for i in range(clients)))
         elapsed = time.perf_counter() - began
+    if kinds:
+        print("failures, first few: " + " | ".join(kinds), file=sys.stderr)
     return {"requests": len(latencies), "failures": failures, "seconds": round(elapsed, 2),
             "checks_per_s": round(len(latencies) / elapsed, 2),
             "p50_ms": round(_percentile(latencies, 50) * 1000, 1), "p99_ms": round(_percentile(latencies, 99) * 1000, 1)}
@@ -220,6 +227,41 @@ def run(clients: int = 50, seconds: float = 20, max_requests: int = 2000, stream
         server.stop()
 
 
+def run_engines(clients: int, seconds: float, max_requests: int) -> list[dict[str, Any]]:
+    """Answer checks/s on DuckDB (one process) and on PostgreSQL with 1 and 2 server processes, one run."""
+    from graphcite.ingest import ingest
+    from graphcite.store import Store
+    from graphcite.store.pgserver import find_pg_bin, temporary_server
+
+    answer = json.loads(ANSWER.read_text(encoding="utf-8"))
+    setups: list[tuple[str, Any, tuple[str, ...]]] = [("duckdb, 1 process", _store(), ())]
+    rows: list[dict[str, Any]] = []
+    with contextlib.ExitStack() as stack:
+        if find_pg_bin() is None:
+            print("PostgreSQL binaries not found: PostgreSQL rows left out", file=sys.stderr)
+        else:
+            pg = stack.enter_context(temporary_server())
+            url = pg.create_database("bench_serve")
+            with Store(url) as store:
+                ingest(store, [CORPUS])
+            setups += [("postgresql, 1 process", url, ()), ("postgresql, 2 processes", url, ("--workers", "2"))]
+        for name, db, extra in setups:
+            server = Server(db, *extra)
+            try:
+                asyncio.run(_checks(server.url, answer, clients=4, seconds=5, max_requests=8, new_answers=False))
+                for new in (False, True):
+                    result = asyncio.run(_checks(server.url, answer, clients=clients, seconds=seconds,
+                                                 max_requests=max_requests, new_answers=new))
+                    rows.append({"benchmark": f"serve check on {name}" + (", new answer each" if new else ""),
+                                 "clients": clients, **result, "target": ">= 200 checks/s"})
+            finally:
+                server.stop()
+    first = rows[0]["checks_per_s"] if rows else 0
+    for row in rows:
+        row["vs_duckdb_same_answer"] = round(row["checks_per_s"] / first, 2) if first else None
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=50, help="concurrent HTTP clients for /v1/check")
@@ -227,8 +269,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-requests", type=int, default=2000, help="request bound of each check run")
     parser.add_argument("--streams", type=int, default=10, help="concurrent gate streams in the second gate run")
     parser.add_argument("--rounds", type=int, default=10, help="times the 7 sentences are streamed per stream")
+    parser.add_argument("--engines", action="store_true",
+                        help="answer checks on DuckDB and on PostgreSQL with 1 and 2 server processes instead")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.engines:
+        emit(run_engines(args.clients, args.seconds, args.max_requests), args.json)
+        return 0
     emit(run(args.clients, args.seconds, args.max_requests, args.streams, args.rounds), args.json)
     return 0
 
