@@ -128,3 +128,13 @@ def test_money_rate_range_and_time_phrases() -> None:
     # "a year earlier" is when, not a rate; "a tonne" after a price is not a tonne of its own
     sales = extract_values("Sales were $1.2 billion a year earlier, at $40 a tonne.")
     assert [(v.surface, v.unit) for v in sales] == [("$1.2 billion", "USD"), ("$40", "USD")]
+
+
+@pytest.mark.parametrize(("text", "surface"), [
+    ("Copyright 2016 - 2019 Kim Lee and others.", "2016 - 2019"),  # "Kim" is a name, not kibi-metres
+    ("The depot installed 500 EV chargers.", "500"),  # "EV" is a car here, not an exavolt
+    ("They bought 3 TV sets.", "3"),  # nor "TV" a teravolt
+])
+def test_words_pint_could_misread_stay_words(text: str, surface: str) -> None:
+    value = _one(text, surface)
+    assert value.unit is None

@@ -58,7 +58,9 @@ _CI: dict[str, UnitEntry] = {}
 CURRENCY_CODES: set[str] = set()
 COUNT_WORDS: dict[str, float] = {}
 """Named amounts that count things ("baker's dozen" -> 13), from the data file."""
-_PREFIXABLE: set[str] = set()
+_PREFIXABLE: dict[str, tuple[frozenset[str] | None, bool]] = {}
+"""Symbol -> (the prefix symbols it takes, None for any; whether an all-capital spelling counts)."""
+_RARE_PREFIXES = frozenset("RQrq")
 ARTICLE_UNITS: set[str] = set()
 """Unit words that name one of the unit after "a"/"an" ("a gallon", "a penny"), from the data file."""
 
@@ -108,7 +110,8 @@ def _load() -> None:
         spelled, number = row.split("|")
         COUNT_WORDS[spelled.replace("_", " ").lower()] = float(number)
     for row in sections["prefixable"]:
-        _PREFIXABLE.update(row.split())
+        symbol, prefixes, caps = row.split("|")
+        _PREFIXABLE[symbol] = (None if prefixes == "*" else frozenset(prefixes.split()), caps == "caps")
     for row in sections["after_article"]:
         ARTICLE_UNITS.update(row.split())
 
@@ -164,8 +167,9 @@ def unit_from_pint(token: str) -> UnitEntry | None:
     """A unit pint itself resolves from ``token``: "TeV", "mGy", "EB", "Ma"; "exabytes", "kibibyte".
 
     Symbols must carry a capital letter and be a prefix symbol on a symbol from the data file's
-    ``[prefixable]`` list; names must be a prefix name on a unit name (optionally plural). Anything
-    pint reads in two ways ("kt": knot or kilotonne) is left alone.
+    ``[prefixable]`` list (binary prefixes on bytes only; a capitalised word such as "Kim" is a
+    name); names must be a prefix name on a unit name (optionally plural). Anything pint reads in
+    two ways ("kt": knot or kilotonne) is left alone.
     """
     if len(token) < 2 or not token.isalpha():
         return None
@@ -183,13 +187,26 @@ def unit_from_pint(token: str) -> UnitEntry | None:
     if token.islower():
         if not prefix or len(token) < 6 or token.rstrip("s") not in (prefix + name, prefix + name.replace("_", "")):
             return None
-    elif definition.symbol not in _PREFIXABLE or token != prefix_symbol + definition.symbol:
+    elif not _prefix_allowed(token, prefix, prefix_symbol, definition.symbol):
         return None
     unit = prefix + name
     try:
         return UnitEntry(str(ureg.Unit(unit)), _kind(unit))
     except Exception:  # pragma: no cover
         return None
+
+
+def _prefix_allowed(token: str, prefix: str, prefix_symbol: str, symbol: str) -> bool:
+    """Is ``token`` (prefix symbol + unit symbol) written the way the data file allows for that unit?"""
+    rule = _PREFIXABLE.get(symbol)
+    if rule is None or token != prefix_symbol + symbol or prefix_symbol in _RARE_PREFIXES:
+        return False
+    prefixes, caps = rule
+    if (prefixes is not None and prefix_symbol not in prefixes) or (token.isupper() and not caps):
+        return False
+    if len(token) > 2 and token[1:].islower():
+        return False  # a capitalised word ("Kim") is a name
+    return not prefix.endswith("bi") or symbol == "B"  # binary prefixes go on bytes only
 
 
 _POWER = re.compile(r"(?:\^|\*\*)(?P<caret>[-−]?[1-4])(?![\d.])|(?P<neg>[-−]1)(?![\d.])|(?P<sup>⁻?[¹²³⁴])"
