@@ -237,6 +237,8 @@ def _runs_on(tokens: list[Token], lines: int) -> bool:
 def _fast_body(text: str, body_offset: int) -> _Walker:
     """The body's units: the fast scanner where it can, markdown-it-py for the regions it declines."""
     body = text[body_offset:] if body_offset else text
+    if "\x00" in body:  # markdown-it reads NUL as U+FFFD in heading and cell text; leave it that
+        return _parse_body(text, body_offset, _CHUNK_CHARS)
     lines = mdblocks.body_lines(body)
     walker = _Walker(text, body_offset)
     base = walker.first_line

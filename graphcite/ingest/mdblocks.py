@@ -4,8 +4,8 @@ markdown-it-py builds a state object and tries a dozen rules per line; most Mark
 :func:`block_tokens` reads the body line by line and returns the top-level block tokens the
 :mod:`graphcite.ingest.markdown` walker turns into units -- the same tokens markdown-it-py would give
 for the blocks it knows: ATX headings, paragraphs, GFM tables, fenced and indented code, block quotes
-(whole), thematic breaks, HTML blocks, link reference definitions on one line, and list items whose
-content is one paragraph. Anything else (setext headings, nested or multi-block list items, lazy
+(whole), thematic breaks, HTML blocks, setext headings, link reference definitions on one line, and
+list items whose content is one paragraph. Anything else (nested or multi-block list items, lazy
 lines after a quote, tabs in indentation, ...) stops the scanner at the start of that block
 (:func:`scan_blocks`), and the caller parses from there with markdown-it-py up to the next point
 where no block can continue, then resumes the scanner. Property tests compare the units of both.
@@ -276,8 +276,9 @@ class _Scanner:
                 index = self.paragraph(index)
         return self.tokens
 
-    def paragraph_end(self, index: int) -> int:
-        """The line after the paragraph starting at ``index`` (setext underlines are unsupported)."""
+    def paragraph_end(self, index: int) -> tuple[int, str]:
+        """The line after the paragraph starting at ``index``, and the setext underline character
+        (``=`` or ``-``) when an underline ends it ('' otherwise; the underline is the line returned)."""
         lines, count = self.lines, self.count
         line_number = index + 1
         while line_number < count:
@@ -295,14 +296,21 @@ class _Scanner:
                 line_number += 1
                 continue
             if rest[0] in "=-" and _UNDERLINE.fullmatch(rest):
-                raise Unsupported("setext heading")
+                return line_number, rest[0]
             if self.interrupts(line_number, rest, paragraph=True):
                 break
             line_number += 1
-        return line_number
+        return line_number, ""
 
     def paragraph(self, index: int) -> int:
-        stop = self.paragraph_end(index)
+        stop, underline = self.paragraph_end(index)
+        if underline:  # a setext heading: the paragraph's lines are its text
+            tag = "h1" if underline == "=" else "h2"
+            content = "\n".join(self.lines[index:stop]).strip()
+            self.tokens.append(BlockToken("heading_open", 1, [index, stop + 1], underline, tag))
+            self.tokens.append(BlockToken("inline", 0, [index, stop + 1], content=content))
+            self.tokens.append(BlockToken("heading_close", -1, None, underline, tag))
+            return stop + 1
         self.tokens.append(BlockToken("paragraph_open", 1, [index, stop]))
         self.tokens.append(BlockToken("paragraph_close", -1, None))
         return stop
