@@ -268,5 +268,7 @@ class PostgresStore(Store):
 def _reason(exc: BaseException) -> str:
     """The first line of a driver error, without the connection string psycopg sometimes repeats."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    text = re.sub(r'connection (?:failed|to server at "[^"]*" \([^)]*\), port \d+ failed): ', "", text)
+    for prefix in (r"^connection failed: ", r'^connection to server at "[^"]*"(?: \([^)]*\))?, port \d+ failed: ',
+                   r"^(?:FATAL|ERROR):\s+"):
+        text = re.sub(prefix, "", text)
     return one_line(Exception(re.sub(r"(password=)\S+", r"\1***", text)))
