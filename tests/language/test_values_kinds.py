@@ -138,3 +138,9 @@ def test_money_rate_range_and_time_phrases() -> None:
 def test_words_pint_could_misread_stay_words(text: str, surface: str) -> None:
     value = _one(text, surface)
     assert value.unit is None
+
+
+def test_units_divided_by_units() -> None:
+    _is(_one("Crews on the station absorb 20 J/m^2 per year.", "20 J/m^2 per year"), 20, "joule / meter ** 2 / year")
+    _is(_one("Objects there fall at 3.7 m/s2.", "3.7 m/s2"), 3.7, "meter / second ** 2")
+    _is(_one("The trial used 5 mg/kg twice daily.", "5 mg/kg"), 5, "milligram / kilogram")

@@ -55,6 +55,7 @@ __all__ = [
     "REVISION_WORDS",
     "SCALE_WORD_AFTER",
     "SIZE_WORDS",
+    "SLASH_UNIT",
     "SMALL_LENGTHS",
     "SP",
     "SPACES",
@@ -154,6 +155,7 @@ SCALE_WORD_AFTER = re.compile(SP + r"+(?P<w>million|billion|thousand|trillion|mn
 MONEY_SCALE = re.compile(r"(?P<m>m|mm|MM|mn|M)(?![A-Za-z0-9])|(?P<b>bn|b|B|bln)(?![A-Za-z0-9])"
                           r"|(?P<k>k|K)(?![A-Za-z0-9])|(?P<t>T|tn|trn)(?![A-Za-z0-9])")
 MONEY_FACTORS = {"m": 1e6, "b": 1e9, "k": 1e3, "t": 1e12}
+SLASH_UNIT = re.compile(SP + "?/" + SP + r"?(?P<t>[A-Za-zµμ]+)(?P<p>[23²³](?!\w|\.\d))?(?![A-Za-z])")
 MONEY_PER = re.compile("(?:" + SP + "*/" + SP + "*|" + SP + "+per" + SP + "+)(?P<u>[A-Za-zµμ]+)(?![A-Za-z0-9])")
 PART_SEP = re.compile(r"(?:,?" + SP + r"+and|,)?" + SP + r"+")
 MINOR_AFTER = re.compile(r"(?:,?" + SP + r"+and)?" + SP + r"+")

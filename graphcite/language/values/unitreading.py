@@ -10,6 +10,7 @@ from graphcite.language.values.numbers import (
     SCALE_WORDS,
     NumberToken,
     parse_number_at,
+    ureg,
 )
 from graphcite.language.values.patterns import (
     AGE,
@@ -29,6 +30,7 @@ from graphcite.language.values.patterns import (
     PART_SEP,
     SCALE_WORD_AFTER,
     SIZE_WORDS,
+    SLASH_UNIT,
     SMALL_LENGTHS,
     SPACES,
     TEMPERATURE_CONTEXT,
@@ -57,6 +59,8 @@ from graphcite.language.values.unitwords import (
 )
 
 __all__ = ["UnitReader", "lookup_tokens"]
+
+_SUP = str.maketrans("²³", "23")
 
 
 class UnitReader(ScannerBase):
@@ -178,6 +182,8 @@ class UnitReader(ScannerBase):
                 side.kind, side.unit, side.end = "quantity", "degree", uend
             return True
         side.unit, side.kind, side.end = unit, kind, uend
+        if kind == "quantity" and unit is not None and text.startswith(("/", " / "), uend) and self.quotient(side):
+            return True  # "20 J/m^2 per year", "9.8 m/s2", "5 mg/kg"
         per = PER_TIME.match(text, uend) if text.startswith(PER_STARTS, uend) else None
         if per and kind in ("quantity", "duration"):
             den = _entry_for(per.group("t"))
@@ -195,6 +201,38 @@ class UnitReader(ScannerBase):
                 return True
         if unit in COMPOUNDABLE:
             self.compound(side)
+        return True
+
+    def quotient(self, side: Side) -> bool:
+        """A unit divided by a unit with a power or by one that is not a time ("J/m^2", "m/s2", "mg/kg"),
+        then perhaps " per <time>"; times alone ("km/h", "req/s") are read as rates further on."""
+        text = self.text
+        slash = SLASH_UNIT.match(text, side.end)
+        if slash is None or side.unit is None:
+            return False
+        den = _entry_for(slash.group("t"))
+        end = slash.end()
+        if den is None or den.unit is None or den.kind not in ("quantity", "duration") or den.factor != 1.0:
+            return False
+        raised = power_after(text, end) if not slash.group("p") else (int(slash.group("p").translate(_SUP)), end)
+        if raised is not None and raised[0] > 0:
+            power = powered(den.unit, raised[0])
+            if power is None:
+                return False
+            den, end = power, raised[1]
+        elif den.kind == "duration":
+            return False
+        unit = f"({side.unit}) / ({den.unit})"
+        per = PER_TIME.match(text, end) if text.startswith(PER_STARTS, end) else None
+        if per and not per.group("art"):
+            time = _entry_for(per.group("t"))
+            if time is not None and time.kind == "duration":
+                unit, end = f"{unit} / {time.unit}", per.end()
+        try:
+            side.unit = str(ureg.Unit(unit))
+        except Exception:
+            return False
+        side.kind, side.end = "quantity", end
         return True
 
     def money_per(self, side: Side) -> None:
