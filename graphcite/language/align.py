@@ -71,6 +71,28 @@ def _names(words: tuple[Word, ...], text: str) -> list[list[Word]]:
     return runs
 
 
+_JOINERS = frozenset({"of", "on", "for", "and", "the", "de", "in", "to"})
+
+
+def _initials(words: tuple[Word, ...], text: str) -> dict[str, str]:
+    """What each run of capitalised words abbreviates to, small joining words skipped: "Intergovernmental
+    Panel on Climate Change" -> "ipcc" (and "ip", "ipc", ...; "pcc", ...), mapped to the run."""
+    out: dict[str, str] = {}
+    for i, word in enumerate(words):
+        if not word.surface[0].isupper() or word.lower in _JOINERS:
+            continue
+        initials, run = "", []
+        for other in words[i:]:
+            if other.surface[0].isupper() and other.lower not in _JOINERS:
+                initials += other.lower[0]
+                run.append(other.surface)
+                if len(initials) > 1:
+                    out.setdefault(initials, " ".join(run).lower())
+            elif other.lower not in _JOINERS:
+                break
+    return out
+
+
 def _accepted() -> frozenset[str]:
     return active().paraphrase | {"same"}
 
@@ -205,6 +227,8 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
                                    if a.lemma not in STOPWORDS and b.lemma not in STOPWORDS
                                    and evidence[a.end:b.start] == " "))
     ev_names = [" ".join(w.lower for w in run) for run in _names(ev_words, evidence)]
+    ev_initials = _initials(ev_words, evidence)  # "IPCC" in the claim, spelled out in the evidence
+    ev_acronyms = {w.lower: w.lower for w in ev_words if w.surface.isupper() and len(w.surface) > 1}
     light = word_list("light_verbs")
     claim_lemmas = frozenset(w.lemma for w in claim_words)  # an opposite the claim itself uses is no opposite
     particles = word_list("particles")
@@ -220,6 +244,12 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
         squashed = phrase.replace(" ", "").replace("-", "")
         if _phrase_in(phrase, ev_lower) or _phrase_in(head, ev_lower) or squashed in ev_squashed:
             slots.append(Slot(phrase, "name", "found", head, "same", _WEIGHT_NAME))
+            continue
+        spelled = ev_initials.get(phrase) if len(run) == 1 and run[0].surface.isupper() else None
+        if spelled is None and len(run) > 1:
+            spelled = ev_acronyms.get("".join(w.lower[0] for w in run))
+        if spelled:
+            slots.append(Slot(phrase, "name", "found", spelled, "acronym", _WEIGHT_NAME))
             continue
         status, by, relation = "missing", None, None
         for other in (*ev_content, *ev_pairs):

@@ -409,13 +409,19 @@ def _kind_of(a: _Senses, b: _Senses) -> bool:
     return any(_ancestors(s) & general for s in a.by_degree.get(0, ()))
 
 
+def _parents(synset: int) -> frozenset[int]:
+    lex = _lexicon()
+    return frozenset(lex.hypernyms[synset] + lex.instance_of.get(synset, ()))
+
+
 def _kind_of_either(a: _Senses, b: _Senses) -> bool:
-    """A kind through one side's less used senses, the other side's senses staying dominant: "hike"
-    (its walking sense) is a kind of "walk"; "guitar" of "instrument" (its musical sense)."""
+    """A direct kind through one side's less used senses, the other side's senses staying dominant:
+    "hike" (its walking sense) is a kind of "walk"; "meat" of "food" (its general sense). One step
+    only: further up, a rare sense reaches almost anything ("lead" as graphite, a kind of carbon)."""
     general = frozenset(filter(_specific, b.by_degree.get(0, ())))
     general_any = frozenset(filter(_specific, b.every))
-    return (any(_ancestors(s) & general for s in a.every)
-            or any(_ancestors(s) & general_any for s in a.by_degree.get(0, ())))
+    return (any(_parents(s) & general for s in a.every)
+            or any(_parents(s) & general_any for s in a.by_degree.get(0, ())))
 
 
 def is_kind_of(a: str, b: str) -> bool:

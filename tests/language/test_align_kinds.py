@@ -40,7 +40,8 @@ def test_two_word_term_is_matched_as_a_unit() -> None:
 def test_less_used_sense_gives_a_mirrored_kind() -> None:
     assert related("walk", "hike") == "hyponym"
     assert related("hike", "walk") == "hypernym"
-    assert related("instrument", "guitar") == "hyponym"
+    assert related("food", "meat") == "hyponym"
+    assert related("carbon", "lead") is None  # graphite is two steps away: too far for a rare sense
 
 
 def test_collective_noun_before_of_is_no_slot() -> None:
@@ -54,3 +55,9 @@ def test_stand_in_needs_a_near_class_and_the_same_place() -> None:
     assert _slots("She played a violin.", "She played a trumpet.")["violin"] == ("other", "cohyponym")
     # a near-class word elsewhere in the evidence is not in the claim's place
     assert _slots("She played a violin.", "She sang. A trumpet lay on the table.")["violin"][0] == "missing"
+
+
+def test_acronym_meets_its_spelled_out_name() -> None:
+    assert align("The WMO issued a warning.", "The World Meteorological Organization issued a warning.").score == 1.0
+    assert align("The World Meteorological Organization issued a warning.", "The WMO issued a warning.").score == 1.0
+    assert align("The WHO issued a warning.", "The World Meteorological Organization issued a warning.").missing_names

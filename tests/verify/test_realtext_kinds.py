@@ -2,7 +2,7 @@
 own wording each, through the real pipeline (decomposition, alignment, every rule).
 
 Supported kinds: a slot written as a different word form (a compound in one word or two, the parts of
-a hyphenated word, an accent, an irregular verb form), a two-word term paraphrased as a unit, a more
+a hyphenated word, an accent, an irregular verb form, an acronym), a two-word term paraphrased as a unit, a more
 specific word reached through a less used sense, and a collective noun that adds nothing ("a crowd
 of"). Unsupported kind: another thing of the same near class standing in the claim's place.
 """
@@ -31,6 +31,8 @@ SUPPORTED = [
     ("The cousins played ping pong after lunch.", "After lunch the cousins played table tennis."),
     # a more specific evidence word through a less used sense of it ("hike" as a walk)
     ("The students walked up the ridge.", "The students hiked up the ridge."),
+    # an acronym in the claim, its name spelled out in the evidence
+    ("The FAA grounded the new jets.", "The Federal Aviation Administration grounded the new jets."),
     # a collective noun that says no more than the plural
     ("A crowd of tourists waited at the gate.", "Tourists waited at the gate."),
 ]
