@@ -144,3 +144,11 @@ def test_units_divided_by_units() -> None:
     _is(_one("Crews on the station absorb 20 J/m^2 per year.", "20 J/m^2 per year"), 20, "joule / meter ** 2 / year")
     _is(_one("Objects there fall at 3.7 m/s2.", "3.7 m/s2"), 3.7, "meter / second ** 2")
     _is(_one("The trial used 5 mg/kg twice daily.", "5 mg/kg"), 5, "milligram / kilogram")
+
+
+def test_value_with_its_uncertainty() -> None:
+    rise = _one("Sea level rose by 3.1 ± 0.3 mm per year over the decade.", "3.1 ± 0.3 mm per year")
+    assert (rise.magnitude, rise.bound, rise.unit) == (3.1, "approx", "millimeter / year")
+    assert math.isclose(rise.low or 0, 2.8) and math.isclose(rise.high or 0, 3.4)
+    warm = _one("The decade was 0.93 +/- 0.07 °C warmer.", "0.93 +/- 0.07 °C")
+    assert (warm.magnitude, warm.unit) == (0.93, "degree_Celsius")

@@ -49,6 +49,8 @@ from graphcite.language.values.patterns import (
     PERCENT_OF,
     PLAIN_KINDS,
     PLAIN_QUANTITY,
+    PLUS_MINUS,
+    PLUS_MINUS_STARTS,
     RANGE_SEP,
     RANGE_STARTS,
     REVISION_WORDS,
@@ -264,9 +266,33 @@ class _Scanner(UnitReader, DateReader):
             if pct and pct.start("p") >= self.floor:
                 self.emit(pct.start("p"), side.end, side.value, unit="percent", kind="percent")
                 return
+        if text.startswith(PLUS_MINUS_STARTS, side.end) and self.uncertain(side):
+            return
         if self.range_from(side):
             return
         self.single(side)
+
+    def uncertain(self, side: Side) -> bool:
+        """"3.1 ± 0.3 mm per year", "0.93 ± 0.07 °C", "9.83e-3 +/- 1e-5 km/s2": one value with its
+        uncertainty; the magnitude is the central value, low/high the interval, the bound "approx"."""
+        text = self.text
+        sign = PLUS_MINUS.match(text, side.end)
+        if sign is None or side.currency is not None:
+            return False
+        token = parse_number_at(text, sign.end(), scale=False)
+        if token is None or token.words:
+            return False
+        spread = Side(sign.end(), token.end, token.end, token.value, token)
+        if not self.unit_after(spread) or spread.currency is not None or (
+                side.unit is not None and spread.unit is not None and spread.unit != side.unit):
+            return False
+        unit, kind = side.unit or spread.unit, side.kind or spread.kind
+        if kind is None:
+            unit, kind = self.default_unit_kind()
+        center, width = side.value, abs(spread.value)
+        self.emit(side.start, spread.end, center, unit=unit, kind=kind or "number", low=center - width,
+                  high=center + width, bound="approx", measured=side.measured or spread.measured)
+        return True
 
     def range_from(self, first: Side) -> bool:
         """Two numbers joined by a dash, "to" or "between ... and" become one range value."""
@@ -482,7 +508,8 @@ def extract_values(text: str, *, default_unit: str | None = None) -> list[Extrac
     ``unit`` is pint's canonical name ("millisecond", "mebibyte", "degree_Celsius", "percent",
     "1 / second" for "requests per second") or an ISO code for money ("USD"). A range has magnitude
     None and low/high with bound "range"; a vague amount ("a few minutes") has magnitude None and
-    bound "approx". A date carries the first and last day of the period it names ("March 2024") as
+    bound "approx"; a value with its uncertainty ("3.1 ± 0.3 mm") has the central magnitude, bound
+    "approx" and the interval in low/high. A date carries the first and last day of the period it names ("March 2024") as
     proleptic day ordinals in low/high, its magnitude being the first day. A version's magnitude
     encodes its parts as major + minor/1e3 + patch/1e6, so "2.1" and "2.10" differ. Never raises on
     any text; text without a digit or a number word returns at once.

@@ -49,6 +49,8 @@ __all__ = [
     "PERCENT_OF",
     "PLAIN_KINDS",
     "PLAIN_QUANTITY",
+    "PLUS_MINUS",
+    "PLUS_MINUS_STARTS",
     "QUARTER_YEAR",
     "RANGE_SEP",
     "RANGE_STARTS",
@@ -155,6 +157,8 @@ SCALE_WORD_AFTER = re.compile(SP + r"+(?P<w>million|billion|thousand|trillion|mn
 MONEY_SCALE = re.compile(r"(?P<m>m|mm|MM|mn|M)(?![A-Za-z0-9])|(?P<b>bn|b|B|bln)(?![A-Za-z0-9])"
                           r"|(?P<k>k|K)(?![A-Za-z0-9])|(?P<t>T|tn|trn)(?![A-Za-z0-9])")
 MONEY_FACTORS = {"m": 1e6, "b": 1e9, "k": 1e3, "t": 1e12}
+PLUS_MINUS = re.compile(SP + r"*(?:±|\+/-|\+-)" + SP + r"*(?=\d|\.\d)")
+PLUS_MINUS_STARTS = (" ±", "±", " +/-", "+/-", " +-", "\u00a0±")
 SLASH_UNIT = re.compile(SP + "?/" + SP + r"?(?P<t>[A-Za-zµμ]+)(?P<p>[23²³](?!\w|\.\d))?(?![A-Za-z])")
 MONEY_PER = re.compile("(?:" + SP + "*/" + SP + "*|" + SP + "+per" + SP + "+)(?P<u>[A-Za-zµμ]+)(?![A-Za-z0-9])")
 PART_SEP = re.compile(r"(?:,?" + SP + r"+and|,)?" + SP + r"+")
@@ -183,7 +187,7 @@ PERCENT_OF = re.compile(r"(?:^|[.:;(]" + SP + r"*|^" + SP + r"*)(?P<p>(?i:percen
 NEG_WORD = re.compile(r"\b(?i:minus|negative)" + SP + r"+$")
 NOT_PLAIN_AFTER = ("/", " /", " per ", " a ", " an ", "\u00a0per ", " old", "-old", " of age", "-", "–", "—", " -",
                      " –", " —", " to ", " and ", " through ", " thru ", "\u00a0to ", " million", " billion",
-                     " thousand", " trillion", " (", " squared", " cubed", "^", "−", "⁻")
+                     " thousand", " trillion", " (", " squared", " cubed", "^", "−", "⁻", " ±", " +/-")
 SMALL_LENGTHS = {"in": "inch", "pm": "picometer", "am": "attometer"}
 SIZE_WORDS = frozenset({"thick", "long", "wide", "high", "tall", "deep", "across", "diameter", "square", "thickness",
                          "length", "width", "height", "depth"})
