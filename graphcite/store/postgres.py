@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import re
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -32,6 +33,16 @@ from graphcite.store.schema import APPEND_ONLY, IMMUTABLE, SCHEMA_VERSION, TABLE
 __all__ = ["PostgresStore", "mask_url", "postgres_ddl"]
 
 _CSV = pacsv.WriteOptions(include_header=False)
+
+
+class _QuietCleanup(logging.Filter):
+    """Drop psycopg's "error ignored terminating ..." warning: the lost connection is reported once, as E605."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("error ignored")
+
+
+logging.getLogger("psycopg").addFilter(_QuietCleanup())
 _SCHEMA_LOCK = zlib.crc32(b"graphcite schema")
 
 
@@ -161,9 +172,22 @@ class PostgresStore(Store):
         with contextlib.suppress(psycopg.Error):
             self.con.close()
 
-    def _lost(self, exc: BaseException) -> StoreError:
-        rolled = "; its open transaction was rolled back, nothing of it is stored" if self._depth else ""
-        return make_error("E605", where=self.shown_path, detail=_reason(exc), rolled=rolled)
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Store]:
+        """As :meth:`Store.transaction`; a connection lost anywhere inside it is one E605 error."""
+        outer = not self._depth
+        try:
+            with super().transaction() as store:
+                yield store
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            if self._is_lost(exc):
+                raise self._lost(exc, rolled=outer) from None
+            raise
+
+    def _lost(self, exc: BaseException, *, rolled: bool | None = None) -> StoreError:
+        rolled = bool(self._depth) if rolled is None else rolled
+        rolled_text = "; its open transaction was rolled back, nothing of it is stored" if rolled else ""
+        return make_error("E605", where=self.shown_path, detail=_reason(exc), rolled=rolled_text)
 
     def _run(self, sql: str, params: Params) -> tuple[list[str], list[tuple[Any, ...]]]:
         try:

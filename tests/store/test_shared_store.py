@@ -222,8 +222,8 @@ def test_server_stopped_in_the_middle_of_an_ingest(own_server: Any, tmp_path: Pa
     own_server.start()
     lines = stderr.strip().splitlines()
     assert run.returncode == 2, stderr
-    assert len(lines) == 1 and lines[0].startswith("error: E605") and "Traceback" not in stderr
-    assert "rolled back" in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("error: E605") and "Traceback" not in stderr, stderr
+    assert "rolled back" in lines[0], stderr
     with Store(url, read_only=True) as store:
         assert store.counts() == before
 
