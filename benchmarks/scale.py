@@ -24,6 +24,7 @@ import logging
 import os
 import random
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -80,7 +81,7 @@ def _runtime(options: dict[str, Any], rows: list[dict[str, Any]]) -> Iterator[No
     from graphcite.distributed.runtime import LOCAL_SYSTEM_CONFIG
 
     start = time.perf_counter()
-    ray.init(num_cpus=options["workers"], include_dashboard=False, log_to_driver=False,
+    ray.init(address="local", num_cpus=options["workers"], include_dashboard=False, log_to_driver=False,
              object_store_memory=256 * 1024 * 1024, logging_level=logging.ERROR,
              _system_config=LOCAL_SYSTEM_CONFIG)
     if not any(r["benchmark"] == "ray runtime start" for r in rows):
@@ -90,6 +91,11 @@ def _runtime(options: dict[str, Any], rows: list[dict[str, Any]]) -> Iterator[No
         yield
     finally:
         ray.shutdown()
+
+
+def _partial(row: dict[str, Any]) -> None:
+    """Each run's row on stderr as soon as it is measured (the table comes at the end)."""
+    print(json.dumps(row), file=sys.stderr, flush=True)
 
 
 def _measure(work: Any) -> tuple[float, float, Any]:
@@ -118,9 +124,27 @@ def _ingest_rows(megabytes: float, work: Path) -> list[dict[str, Any]]:
                      "MB/s": round(mb / seconds, 3), "MB/s per core": round(mb / seconds / cores, 3),
                      "cpu_s": round(cpu, 1), "MB per cpu_s": round(mb / cpu, 3),
                      "units/s": round(report.units / seconds), "files": len(report.added)})
+        _partial(runs[-1])
     for row in runs:
         row["speed-up"] = round(runs[0]["seconds"] / row["seconds"], 2)
-    return rows + runs
+    return rows + runs + [_parse_share(corpus, runs[0])]
+
+
+def _parse_share(corpus: Path, in_process: dict[str, Any]) -> dict[str, Any]:
+    """How the in-process ingest's CPU splits: the per-file work (what Ray spreads) and the rest (the
+    driver's writing and term index, which stays in one process)."""
+    from graphcite.ingest import files as filesmod
+    from graphcite.ingest.prepare import prepare_file
+
+    found, _ = filesmod.discover([corpus])
+    mb = sum(item.path.stat().st_size for item in found) / 1e6
+    start = time.process_time()
+    for item in found:
+        prepare_file(item)
+    parse = time.process_time() - start
+    write = max(in_process["cpu_s"] - parse, 1e-6)
+    return {"benchmark": "ingest CPU split (in-process)", "engine": "parse / write",
+            "cpu_s": f"{parse:.1f} / {write:.1f}", "MB per cpu_s": f"{mb / parse:.2f} / {mb / write:.2f}"}
 
 
 def bench_answers(count: int, seed: int = 5) -> list[dict[str, Any]]:
@@ -156,6 +180,7 @@ def _check_rows(count: int, work: Path) -> list[dict[str, Any]]:
                      "answers/s": round(count / seconds, 1), "answers/s per core": round(count / seconds / cores, 1),
                      "cpu_s": round(cpu, 1), "answers per cpu_s": round(count / cpu, 1),
                      "claims/s": round(claims / seconds, 1), "failed": failed})
+        _partial(runs[-1])
     for row in runs:
         row["speed-up"] = round(runs[0]["seconds"] / row["seconds"], 2)
     return rows + runs

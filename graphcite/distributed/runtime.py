@@ -56,8 +56,8 @@ def _host_port(address: str) -> tuple[str, int] | None:
 
 def _unreachable(address: str, detail: str) -> Exception:
     return make_error("E101", where=f"--address {address}", detail=f"no Ray cluster answers at {address}: {detail}",
-                      fix="start one with `ray start --head`, correct the address, or omit --address "
-                          "for a local runtime")
+                      fix="start one with `ray start --head`, correct the address, set RAY_AUTH_TOKEN when "
+                          "the cluster uses token authentication, or omit --address for a local runtime")
 
 
 def check_address(address: str | None) -> None:
@@ -92,6 +92,7 @@ def ray_runtime(address: str | None = None, workers: int | None = None) -> Itera
         yield workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         return
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")  # no C++ warnings on the user's terminal
     quiet = {"log_to_driver": False, "logging_level": logging.ERROR, "configure_logging": True}
     if address:
         check_address(address)
@@ -100,7 +101,8 @@ def ray_runtime(address: str | None = None, workers: int | None = None) -> Itera
         except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
             raise _unreachable(address, " ".join(str(exc).split())[:160]) from None
     else:
-        ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
+        # "local": a private runtime even when RAY_ADDRESS is set or `ray start` left a cluster running
+        ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
                  object_store_memory=OBJECT_STORE_BYTES, _system_config=LOCAL_SYSTEM_CONFIG, **quiet)
     try:
         yield workers or max(1, int(ray.cluster_resources().get("CPU", 1)))

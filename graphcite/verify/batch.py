@@ -5,7 +5,8 @@ Three steps, so that no worker needs a write connection:
 1. the driver reads every answer (a file that cannot be read becomes that answer's error, not the
    batch's);
 2. reports are computed from a read-only view of the store: in this process (``engine="local"``), or
-   in Ray tasks (``engine="ray"``) that each open a snapshot of the store read-only once per worker;
+   in Ray tasks (``engine="ray"``) whose workers each open the store read-only once (a PostgreSQL
+   store itself; for DuckDB, a copy);
 3. the driver stores the answer revisions and appends one verification record per claim for all of
    them in one transaction.
 
@@ -154,7 +155,8 @@ def check_batch(store: Store, answers: Sequence[AnswerRef], *, config: VerifierC
     that cannot be read or verified ``{"answer", "error", "code"}``.
 
     The answer revisions and one verification record per claim of every verified answer are
-    written in one transaction at the end (``record=False``: nothing is written). ``engine="ray"``
+    written in one transaction at the end (``record=False``: the answers are stored, as by
+    :func:`check_answer`, but no records). ``engine="ray"``
     computes the reports in Ray tasks, ``workers`` at a time, on a local runtime or the cluster at
     ``address``.
     """

@@ -26,7 +26,7 @@ _UNITS = ("ms", "seconds", "minutes", "MB", "%", "retries")
 def ray_session() -> Iterator[None]:
     """One local Ray runtime (2 CPUs) for the whole session; graphcite uses it instead of starting its own."""
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 * 1024 * 1024,
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 * 1024 * 1024,
              logging_level=logging.ERROR, configure_logging=True,
              _system_config=LOCAL_SYSTEM_CONFIG)
     yield
