@@ -234,30 +234,41 @@ def _runs_on(tokens: list[Token], lines: int) -> bool:
     return last.type in ("fence", "html_block") and last.map is not None and last.map[1] >= lines
 
 
-def _fast_body(text: str, body_offset: int) -> _Walker:
-    """The body's units: the fast scanner where it can, markdown-it-py for the regions it declines."""
+def _fast_body(text: str, body_offset: int, chunk_chars: int = _CHUNK_CHARS) -> _Walker:
+    """The body's units: the fast scanner where it can, markdown-it-py for the regions it declines.
+
+    The body is read in pieces of about ``chunk_chars`` cut where no block continues (``_CUT``),
+    so the line list and tokens held at once stay bounded on huge files.
+    """
     body = text[body_offset:] if body_offset else text
-    if "\x00" in body:  # markdown-it reads NUL as U+FFFD in heading and cell text; leave it that
-        return _parse_body(text, body_offset, _CHUNK_CHARS)
-    lines = mdblocks.body_lines(body)
     walker = _Walker(text, body_offset)
-    base = walker.first_line
-    line = 0
+    if "\x00" in body:  # markdown-it reads NUL as U+FFFD in heading and cell text; leave it that
+        return _parse_body(text, body_offset, chunk_chars)
+    starts = walker.starts
+    position = 0
     regions = fallback_chars = 0
     with _collector_paused(len(body) > _PAUSE_GC_CHARS):
-        while True:
-            tokens, declined = mdblocks.scan_blocks(lines, line)
-            walker.first_line = base
-            walker.walk(tokens)
-            if declined is None:
-                break
-            start = walker.starts[base + declined] - body_offset
-            stop = _markdown_it_region(walker, body, body_offset, start)
-            regions += 1
-            fallback_chars += stop - start
-            if stop >= len(body):
-                break
-            line = bisect_left(walker.starts, body_offset + stop) - base
+        while position < len(body):
+            cut = _CUT.search(body, position + chunk_chars) if position + chunk_chars < len(body) else None
+            end = cut.end() if cut else len(body)
+            lines = mdblocks.body_lines(body[position:end])
+            base = bisect_left(starts, body_offset + position)
+            line = 0
+            while True:
+                tokens, declined = mdblocks.scan_blocks(lines, line, final=end >= len(body))
+                walker.first_line = base
+                walker.walk(tokens)
+                if declined is None:
+                    position = end
+                    break
+                start = starts[base + declined] - body_offset
+                stop = _markdown_it_region(walker, body, body_offset, start)
+                regions += 1
+                fallback_chars += stop - start
+                if stop >= end:
+                    position = stop
+                    break
+                line = bisect_left(starts, body_offset + stop) - base
     _COUNTS["mixed" if regions else "fast"] += 1
     _COUNTS["regions"] += regions
     _COUNTS["chars"] += len(body)

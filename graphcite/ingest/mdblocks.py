@@ -135,9 +135,12 @@ def _trimmed_cells(line: str) -> list[str]:
 class _Scanner:
     """Top-level blocks of one body, as markdown-it tokens (block level only)."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], *, final: bool = True) -> None:
         self.lines = lines
         self.count = len(lines)
+        # False when the lines are a piece of a longer body: a fence or raw-HTML block still open
+        # at their end may continue past it, so it is declined.
+        self.final = final
         self.tokens: list[BlockToken] = []
         # The first line of the block being read and the tokens before it (kept when it fails).
         self.block_start = 0
@@ -377,6 +380,8 @@ class _Scanner:
                     stop = line_number + 1
                     break
             line_number += 1
+        if stop == self.count and not self.final and line_number == self.count:
+            raise Unsupported("fence open at the end of a piece")
         self.tokens.append(BlockToken("fence", 0, [index, stop], marker, "code"))
         return stop
 
@@ -430,6 +435,9 @@ class _Scanner:
                         line_number += 1
                     break
                 line_number += 1
+            else:
+                if not self.final:
+                    raise Unsupported("raw HTML open at the end of a piece")
         content = "\n".join(self.lines[index:line_number])
         self.tokens.append(BlockToken("html_block", 0, [index, line_number], content=content))
         return line_number
@@ -489,14 +497,17 @@ def block_tokens(lines: list[str]) -> list[BlockToken]:
     return _Scanner(lines).scan()
 
 
-def scan_blocks(lines: list[str], start: int = 0) -> tuple[list[BlockToken], int | None]:
+def scan_blocks(lines: list[str], start: int = 0, *, final: bool = True) -> tuple[list[BlockToken], int | None]:
     """Block tokens from line ``start`` on, up to the first block the scanner does not handle.
+
+    With ``final=False`` the lines are a piece of a longer body cut where no block but a fence or
+    raw HTML can continue, and such a block left open at the piece's end is not handled either.
 
     Returns the tokens and that block's first line (None when the scanner reached the end). The
     tokens before it are final: every block before it is complete and starts where markdown-it's
     would, so markdown-it can take over at that line with a fresh state.
     """
-    scanner = _Scanner(lines)
+    scanner = _Scanner(lines, final=final)
     try:
         return scanner.scan(start), None
     except Unsupported:

@@ -30,10 +30,11 @@ LINES = [
 NEWLINES = ["\n", "\r\n", "\r"]
 
 
-def both(text: str) -> tuple[list[object], list[object]]:
-    """Units of the markdown-it-py path and of the fast path (scanner plus markdown-it-py regions)."""
+def both(text: str, chunk_chars: int = markdown._CHUNK_CHARS) -> tuple[list[object], list[object]]:
+    """Units of the markdown-it-py path and of the fast path (scanner plus markdown-it-py regions),
+    the latter read in pieces of about ``chunk_chars``."""
     old = markdown._parse_body(text, 0, markdown._CHUNK_CHARS).units
-    return old, markdown._fast_body(text, 0).units
+    return old, markdown._fast_body(text, 0, chunk_chars).units
 
 
 def scanner_handles(text: str) -> bool:
@@ -46,17 +47,18 @@ def scanner_handles(text: str) -> bool:
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5]), st.sampled_from(LINES)), max_size=14),
-       st.sampled_from(NEWLINES), st.booleans())
-def test_same_units_on_edge_lines(lines: list[tuple[int, str]], newline: str, final_break: bool) -> None:
+       st.sampled_from(NEWLINES), st.booleans(), st.sampled_from([1, 20, markdown._CHUNK_CHARS]))
+def test_same_units_on_edge_lines(lines: list[tuple[int, str]], newline: str, final_break: bool,
+                                  chunk_chars: int) -> None:
     text = newline.join(" " * indent + line for indent, line in lines) + (newline if final_break else "")
-    old, fast = both(text)
+    old, fast = both(text, chunk_chars)
     assert fast == old, text
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text(alphabet=" #>-*+=_`~<|:[]!1.)\\ta\n\r", max_size=60))
-def test_same_units_on_random_markup(text: str) -> None:
-    old, fast = both(text)
+@given(st.text(alphabet=" #>-*+=_`~<|:[]!1.)\\ta\n\r", max_size=60), st.sampled_from([1, 10, 10_000]))
+def test_same_units_on_random_markup(text: str, chunk_chars: int) -> None:
+    old, fast = both(text, chunk_chars)
     assert fast == old, text
 
 
