@@ -1,6 +1,12 @@
-"""Ingest throughput: generated Markdown corpora (5 MB, 50 MB, fixed seed) and a real corpus from
+"""Ingest throughput: generated Markdown corpora (5 MB, 50 MB, fixed seed, value-dense), the real
+Markdown found on this machine (prose: READMEs, manuals, changelogs) and a real corpus from
 site-packages; MB/s, units/s, values/s, peak RSS; against a peer pipeline (LangChain's
 MarkdownHeaderTextSplitter + quantulum3) on the same files, and extract_values vs quantulum3.
+
+Per core, each Markdown corpus is also timed in one process with the per-file work alone
+(``prepare_file``: read, parse, units, values, rows) through the fast block scanner and through the
+markdown-it-py path, next to markdown-it-py's own block+inline parse of the same files, so the
+ratios hold on a busy machine; the fast run reports how many characters fell back to markdown-it-py.
 
     python -m benchmarks.run ingest [--sizes 5,50] [--jobs 2] [--json]
 """
@@ -63,7 +69,7 @@ def generate(folder: Path, megabytes: float, seed: int = 7) -> Path:
     return folder
 
 
-def real_corpus(folder: Path, limit_mb: float = 8.0) -> Path:
+def real_corpus(folder: Path, limit_mb: float = 8.0, patterns: tuple[str, ...] = ("*.md", "*.txt")) -> Path:
     """Markdown and text files shipped in site-packages (READMEs, changelogs, licences), copied once."""
     marker = folder / ".complete"
     if marker.exists():
@@ -73,7 +79,7 @@ def real_corpus(folder: Path, limit_mb: float = 8.0) -> Path:
     total = 0
     candidates: list[Path] = []
     for base in site.getsitepackages():
-        for pattern in ("*.md", "*.txt"):
+        for pattern in patterns:
             candidates.extend(sorted(p for p in Path(base).rglob(pattern) if p.stat().st_size > 200))
     for i, path in enumerate(candidates):
         try:
@@ -81,8 +87,8 @@ def real_corpus(folder: Path, limit_mb: float = 8.0) -> Path:
             data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if not data.strip() or b"\x00" in data:
-            continue
+        if not data.strip() or b"\x00" in data or data.startswith(b"---"):
+            continue  # front matter in installed files is often a template, which ingest refuses
         (folder / f"{i:05}-{path.name}").write_bytes(data)
         total += len(data)
         if total > limit_mb * 1_000_000:
@@ -91,12 +97,75 @@ def real_corpus(folder: Path, limit_mb: float = 8.0) -> Path:
     return folder
 
 
+def prose_corpus(folder: Path, limit_mb: float = 8.0) -> Path:
+    """The ``*.md`` files installed on this machine (site-packages, then /usr), copied once, in path order;
+    files with front matter are left out."""
+    marker = folder / ".complete"
+    if marker.exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    total = 0
+    bases = [*site.getsitepackages(), "/usr/share/doc", "/usr/lib"]
+    candidates = [p for base in bases for p in sorted(Path(base).rglob("*.md")) if p.is_file()]
+    for i, path in enumerate(candidates):
+        try:
+            data = path.read_bytes()
+            data.decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if len(data) < 200 or b"\x00" in data or data.startswith(b"---"):
+            continue  # front matter in installed files is often a template, which ingest refuses
+        (folder / f"{i:05}-{path.name}").write_bytes(data)
+        total += len(data)
+        if total > limit_mb * 1_000_000:
+            break
+    marker.write_text("ok")
+    return folder
+
+
+PREPARE_CHILD = """
+import json, sys, time
+from pathlib import Path
+from markdown_it import MarkdownIt
+from graphcite.ingest import files, markdown
+from graphcite.ingest.prepare import prepare_file
+found = [f for f in files.discover([Path(sys.argv[1])])[0] if f.format == "markdown"]
+size = sum(Path(f.path).stat().st_size for f in found)
+texts = [Path(f.path).read_text(encoding="utf-8") for f in found]
+stock = MarkdownIt("commonmark").enable("table")
+fast_parse = markdown.parse
+def with_parser(fast):
+    markdown.parse = lambda text, *, where, fast=fast: fast_parse(text, where=where, fast=fast)
+def timed(fn):
+    start = time.perf_counter(); fn(); return time.perf_counter() - start
+prepare_file(found[0])
+seconds = {}
+def best(key, seconds_taken):
+    seconds[key] = min(seconds.get(key, seconds_taken), seconds_taken)
+for _ in range(2):  # interleaved, best of two: a busy machine slows every configuration alike
+    best("markdown_it", timed(lambda: [stock.parse(t) for t in texts]))
+    with_parser(False)
+    best("old_parse", timed(lambda: [markdown.parse(t, where="x") for t in texts]))
+    best("old", timed(lambda: [prepare_file(f) for f in found]))
+    with_parser(True)
+    best("fast_parse", timed(lambda: [markdown.parse(t, where="x") for t in texts]))
+    before = markdown.parser_counts()
+    best("fast", timed(lambda: [prepare_file(f) for f in found]))
+    counts = {k: v - before[k] for k, v in markdown.parser_counts().items()}
+print(json.dumps({"bytes": size, "files": len(found), "seconds": seconds, "counts": counts}))
+"""
+
 INGEST_CHILD = """
 import json, sys, time
 from pathlib import Path
 from graphcite.store import Store
 from graphcite.ingest import ingest
 folder, db, jobs = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+if len(sys.argv) > 4 and sys.argv[4] == "old":
+    from graphcite.ingest import markdown
+    fast_parse = markdown.parse
+    markdown.parse = lambda text, *, where, fast=False: fast_parse(text, where=where, fast=False)
 Path(db).unlink(missing_ok=True)
 start = time.perf_counter()
 with Store(db) as s:
@@ -137,14 +206,42 @@ def _row(name: str, result: dict[str, Any]) -> dict[str, Any]:
             "values/s": round(result["values"] / result["seconds"]), "peak_rss_mb": result.get("peak_rss_mb")}
 
 
+def per_core(name: str, folder: Path) -> list[dict[str, Any]]:
+    """prepare_file MB/s on one core with the fast scanner and with the markdown-it-py path, and
+    markdown-it-py's own parse, timed in one process; ratios against both."""
+    r = run_child(PREPARE_CHILD, str(folder))
+    mb, s, counts = r["bytes"] / 1e6, r["seconds"], r["counts"]
+    rate = {key: round(mb / value, 3) for key, value in s.items()}
+    fallback = counts["fallback_chars"] / counts["chars"] if counts["chars"] else 0.0
+    return [
+        {"benchmark": f"markdown-it-py parse alone, {name}", "MB": round(mb, 2), "MB/s": rate["markdown_it"]},
+        {"benchmark": f"markdown.parse, markdown-it path, {name}", "MB": round(mb, 2), "MB/s": rate["old_parse"]},
+        {"benchmark": f"markdown.parse, fast scanner, {name}", "MB": round(mb, 2), "MB/s": rate["fast_parse"],
+         "ratio_vs_markdown_it": round(rate["fast_parse"] / rate["markdown_it"], 2),
+         "ratio_vs_old": round(rate["fast_parse"] / rate["old_parse"], 2),
+         "fallback": f"{counts['mixed']}/{counts['fast'] + counts['mixed']} files, {counts['regions']} regions, "
+                     f"{fallback:.1%} of chars"},
+        {"benchmark": f"prepare_file per core, markdown-it path, {name}", "MB": round(mb, 2), "MB/s": rate["old"]},
+        {"benchmark": f"prepare_file per core, fast scanner, {name}", "MB": round(mb, 2), "MB/s": rate["fast"],
+         "ratio_vs_markdown_it": round(rate["fast"] / rate["markdown_it"], 2),
+         "ratio_vs_old": round(rate["fast"] / rate["old"], 2)},
+    ]
+
+
 def run(sizes: list[float], jobs: int, peer_seconds: float = 20.0) -> list[dict[str, Any]]:
     rows = []
     corpora = [(f"generated {size:g} MB", generate(DATA / f"md-{size:g}mb", size)) for size in sizes]
+    corpora.append(("Markdown on this machine (prose)", prose_corpus(DATA / "prose-md")))
     corpora.append(("site-packages *.md/*.txt", real_corpus(DATA / "real-docs")))
     for name, folder in corpora:
+        if name != "site-packages *.md/*.txt":
+            rows += per_core(name, folder)
         ours = run_child(INGEST_CHILD, str(folder), str(DATA / "bench.duckdb"), "1")
         ours_row = _row(f"graphcite ingest {name}", ours)
-        rows.append(ours_row)
+        old = _row(f"graphcite ingest {name}, markdown-it path",
+                   run_child(INGEST_CHILD, str(folder), str(DATA / "bench.duckdb"), "1", "old"))
+        ours_row["ratio_vs_old"] = round(ours_row["MB/s"] / old["MB/s"], 2)
+        rows += [old, ours_row]
         if jobs > 1:
             rows.append(_row(f"graphcite ingest {name} --jobs {jobs}",
                              run_child(INGEST_CHILD, str(folder), str(DATA / "bench.duckdb"), str(jobs))))
