@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import random
+import signal
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -59,3 +64,57 @@ def table_contents(path: Path | str) -> dict[str, list[tuple[Any, ...]]]:
             select = ", ".join(f'"{c}"' for c in TABLES[table].model_fields if c not in CLOCK_COLUMNS)
             dump[table] = sorted((tuple(r.values()) for r in store.rows(f"SELECT {select} FROM {table}")), key=repr)
         return dump
+
+
+def _descends_from(pid: int, ancestor: int) -> bool:
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+                pid = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return False
+    return False
+
+
+def busy_ray_workers(task: str) -> list[int]:
+    """Ray workers started by this test session that are running ``task`` right now (Ray titles a
+    worker process ``ray::TASK`` while it runs one)."""
+    found = []
+    title_prefix = f"ray::{task}".encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                title = handle.read().split(b"\0")[0]
+        except OSError:
+            continue
+        if title.startswith(title_prefix) and _descends_from(int(entry), os.getpid()):
+            found.append(int(entry))
+    return found
+
+
+@contextlib.contextmanager
+def kill_one_ray_worker(task: str) -> Iterator[list[int]]:
+    """While the block runs, SIGKILL the first worker seen running ``task``; yields the killed pids."""
+    killed: list[int] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        deadline = time.monotonic() + 60
+        while not done.is_set() and time.monotonic() < deadline:
+            for pid in busy_ray_workers(task):
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                return
+            time.sleep(0.01)
+
+    killer = threading.Thread(target=watch, daemon=True)
+    killer.start()
+    try:
+        yield killed
+    finally:
+        done.set()
+        killer.join()

@@ -4,6 +4,7 @@ a bad answer is its own error line; the same on Ray as in-process."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from graphcite.store import Store
 from graphcite.verify.batch import check_batch
 from graphcite.verify.check import check_answer
 from tests.conftest import ANSWERS
+from tests.scale.conftest import kill_one_ray_worker
 
 runner = CliRunner()
 CLEAN, TRAPS = str(ANSWERS / "clean.json"), str(ANSWERS / "traps.json")
@@ -121,3 +123,18 @@ def test_workers_on_other_machines_get_the_store_shipped_through_the_object_stor
     shipped = list(verify_on_ray(str(corpus_db), chunks, VerifierConfig(), "internal", workers=2, ship=True))
     assert [r[0]["report"] for r in shipped] == [r[0]["report"] for r in shared]
     assert shipped[0][0]["report"]["answer_id"] == "demo-traps"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds Ray's worker processes through /proc")
+@pytest.mark.usefixtures("ray_session")
+def test_a_worker_killed_mid_batch_is_retried_and_the_results_are_the_same(corpus_db: Path, tmp_path: Path) -> None:
+    claims = [c for path in (TRAPS, CLEAN) for c in json.loads(Path(path).read_text(encoding="utf-8"))["claims"]]
+    answers = [{"answer_id": f"many-{i:03}", "claims": [claims[i % len(claims)], claims[(i * 7 + 3) % len(claims)]]}
+               for i in range(120)]
+    with Store(_copy(corpus_db, tmp_path, "calm")) as store:
+        calm = check_batch(store, answers, record=False)
+    with kill_one_ray_worker("_verify_chunk") as killed, Store(_copy(corpus_db, tmp_path, "hurt")) as store:
+        hurt = check_batch(store, answers, engine="ray", workers=2)
+    assert killed, "no Ray worker was seen running _verify_chunk, so none was killed"
+    assert [json_line_of(r) for r in hurt] == [json_line_of(r) for r in calm]
+    assert len(_records(tmp_path / "hurt.duckdb")["verification"]) == sum(len(r["claims"]) for r in calm)

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +12,7 @@ from graphcite.errors import GraphciteError
 from graphcite.ingest import ingest
 from graphcite.store import Store
 from tests.conftest import CORPUS
-from tests.scale.conftest import table_contents, write_corpus
+from tests.scale.conftest import kill_one_ray_worker, table_contents, write_corpus
 
 pytestmark = pytest.mark.usefixtures("ray_session")
 
@@ -51,57 +48,12 @@ def test_a_second_ray_ingest_of_the_same_folder_changes_nothing(tmp_path: Path) 
     assert table_contents(db) == before
 
 
-def _descends_from(pid: int, ancestor: int) -> bool:
-    while pid > 1:
-        if pid == ancestor:
-            return True
-        try:
-            with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
-                pid = int(handle.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            return False
-    return False
-
-
-def _busy_prepare_workers() -> list[int]:
-    """Ray workers started by this test session that are running ``prepare_group`` right now."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                title = handle.read().split(b"\0")[0]
-        except OSError:
-            continue
-        if title.startswith(b"ray::prepare_group") and _descends_from(int(entry), os.getpid()):
-            found.append(int(entry))
-    return found
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds Ray's worker processes through /proc")
 def test_a_worker_killed_mid_ingest_is_retried_and_the_rows_are_the_same(tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path / "corpus", files=48, paragraphs=60)
     _ingest(tmp_path / "calm.duckdb", [corpus])
-    killed: list[int] = []
-    done = threading.Event()
-
-    def kill_one_busy_worker() -> None:
-        deadline = time.monotonic() + 60
-        while not done.is_set() and not killed and time.monotonic() < deadline:
-            for pid in _busy_prepare_workers():
-                os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
-                return
-            time.sleep(0.01)
-
-    killer = threading.Thread(target=kill_one_busy_worker, daemon=True)
-    killer.start()
-    try:
+    with kill_one_ray_worker("prepare_group") as killed:
         report = _ingest(tmp_path / "hurt.duckdb", [corpus], engine="ray", workers=2)
-    finally:
-        done.set()
-        killer.join()
     assert killed, "no Ray worker was seen running prepare_group, so none was killed"
     assert len(report["added"]) == 48  # type: ignore[arg-type]
     assert table_contents(tmp_path / "hurt.duckdb") == table_contents(tmp_path / "calm.duckdb")
