@@ -349,3 +349,27 @@ def test_a_fence_left_open_over_many_pieces_is_parsed_in_linear_time() -> None:
     assert pieces.units == whole.units
     assert [u.block_type for u in whole.units] == ["paragraph", "code"]
     assert elapsed < 5.0, f"{elapsed:.1f} s: pieces are being re-parsed quadratically"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(markdown_documents(), _FUZZ), st.sampled_from([1, 7, 60, 10**9]))
+def test_property_fast_scanner_gives_the_markdown_it_units(text: str, piece: int) -> None:
+    stock = markdown._parse_body(text, 0, chunk_chars=10**9)
+    fast = markdown._fast_body(text, 0, chunk_chars=piece)
+    assert fast.units == stock.units
+    assert fast.first_title == stock.first_title
+
+
+def test_fast_path_keeps_a_fence_open_over_many_pieces_linear() -> None:
+    text = "Intro paragraph.\n\n```\n" + "".join(f"Line {i} of code\n\n" for i in range(3000))
+    started = time.process_time()
+    fast = markdown._fast_body(text, 0, chunk_chars=10)
+    elapsed = time.process_time() - started
+    assert fast.units == markdown._parse_body(text, 0, chunk_chars=10**9).units
+    assert elapsed < 5.0, f"{elapsed:.1f} s: pieces are being re-parsed quadratically"
+
+
+def test_parse_fast_and_markdown_it_paths_agree_on_the_sample() -> None:
+    fast, stock = markdown.parse(SAMPLE, where="s.md"), markdown.parse(SAMPLE, where="s.md", fast=False)
+    assert fast.units == stock.units
+    assert fast.metadata == stock.metadata
