@@ -6,7 +6,7 @@ MarkdownHeaderTextSplitter + quantulum3) on the same files, and extract_values v
 Per core, each Markdown corpus is also timed in one process with the per-file work alone
 (``prepare_file``: read, parse, units, values, rows) through the fast block scanner and through the
 markdown-it-py path, next to markdown-it-py's own block+inline parse of the same files, so the
-ratios hold on a busy machine; the fast run reports how many characters fell back to markdown-it-py.
+ratios hold on a busy machine (interleaved, best of three); the fast run reports how many characters fell back to markdown-it-py.
 
     python -m benchmarks.run ingest [--sizes 5,50] [--jobs 2] [--json]
 """
@@ -143,7 +143,7 @@ prepare_file(found[0])
 seconds = {}
 def best(key, seconds_taken):
     seconds[key] = min(seconds.get(key, seconds_taken), seconds_taken)
-for _ in range(2):  # interleaved, best of two: a busy machine slows every configuration alike
+for _ in range(int(sys.argv[2])):  # interleaved, best of n: a busy machine slows every configuration alike
     best("markdown_it", timed(lambda: [stock.parse(t) for t in texts]))
     with_parser(False)
     best("old_parse", timed(lambda: [markdown.parse(t, where="x") for t in texts]))
@@ -206,10 +206,10 @@ def _row(name: str, result: dict[str, Any]) -> dict[str, Any]:
             "values/s": round(result["values"] / result["seconds"]), "peak_rss_mb": result.get("peak_rss_mb")}
 
 
-def per_core(name: str, folder: Path) -> list[dict[str, Any]]:
+def per_core(name: str, folder: Path, rounds: int = 3) -> list[dict[str, Any]]:
     """prepare_file MB/s on one core with the fast scanner and with the markdown-it-py path, and
-    markdown-it-py's own parse, timed in one process; ratios against both."""
-    r = run_child(PREPARE_CHILD, str(folder))
+    markdown-it-py's own parse, timed in one process (best of ``rounds``); ratios against both."""
+    r = run_child(PREPARE_CHILD, str(folder), str(rounds))
     mb, s, counts = r["bytes"] / 1e6, r["seconds"], r["counts"]
     rate = {key: round(mb / value, 3) for key, value in s.items()}
     fallback = counts["fallback_chars"] / counts["chars"] if counts["chars"] else 0.0
