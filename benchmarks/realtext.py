@@ -7,9 +7,10 @@ insufficient. The split is by claim (a hash of the claim id), so no claim is in 
 ``dev`` is for development, ``heldout`` is scored once per session.
 
     python -m benchmarks.realtext [--data climate-fever|sick] [--part dev|heldout] [--limit N] [--threshold X]
-                                  [--json] [--by-rule] [--dump FILE] [--no-baseline]
+                                  [--json] [--by-rule] [--dump FILE] [--no-baseline] [--disable GC207,...]
 
-``--no-baseline`` skips the lexical baseline (for quick development runs; report figures with it).
+``--no-baseline`` skips the lexical baseline (for quick development runs; report figures with it);
+``--disable`` turns rules off, to compare a change with a baseline measured before a rule existed.
 
 CLIMATE-FEVER is read from ``../shared/data/climate-fever/`` (not shipped: it has no stated licence).
 SICK (Marelli et al. 2014, CC BY-NC-SA 3.0: image and video captions rewritten by people, with
@@ -113,7 +114,8 @@ DATASETS = {"climate-fever": (DATA_FILE, CACHE), "sick": (SICK_FILE, CACHE.paren
 
 
 def run(part: str = "dev", limit: int | None = None, by_rule: bool = False,
-        data: str = "climate-fever", threshold: float | None = None, baseline: bool = True) -> dict[str, Any]:
+        data: str = "climate-fever", threshold: float | None = None, baseline: bool = True,
+        disabled: tuple[str, ...] = ()) -> dict[str, Any]:
     from graphcite.evaluate import load_set, metrics, rule_table, score_items
     from graphcite.store import open_store
     from graphcite.verify.config import VerifierConfig
@@ -125,7 +127,7 @@ def run(part: str = "dev", limit: int | None = None, by_rule: bool = False,
         items = items[::step][:limit]
     out: dict[str, Any] = {"data": data, "part": part, "items": len(items), "runs": {}}
     with open_store(db, read_only=True) as store:
-        default = VerifierConfig() if threshold is None else VerifierConfig(threshold=threshold)
+        default = VerifierConfig(disabled_rules=disabled).with_overrides(threshold=threshold)
         configs = [("default", default), ("lexical", VerifierConfig.lexical_baseline())][:2 if baseline else 1]
         for name, config in configs:
             start = time.perf_counter()
@@ -156,7 +158,8 @@ def main(argv: list[str]) -> None:
         return
     threshold = float(argv[argv.index("--threshold") + 1]) if "--threshold" in argv else None
     result = run(part, limit, by_rule="--by-rule" in argv, data=data, threshold=threshold,
-                 baseline="--no-baseline" not in argv)
+                 baseline="--no-baseline" not in argv,
+                 disabled=tuple(argv[argv.index("--disable") + 1].split(",")) if "--disable" in argv else ())
     scored = result.pop("scored", None)
     if "--dump" in argv and scored is not None:
         Path(argv[argv.index("--dump") + 1]).write_text(
