@@ -1,11 +1,13 @@
 """Markdown parser: block units with exact offsets, heading lineage and table headers.
 
-markdown-it-py (CommonMark + GFM tables) finds the blocks; its line maps are turned into code-point
-offsets with a precomputed table of line starts, so the stored text stays byte-for-byte what was on
-disk (CRLF included). For speed, inline parsing is switched off (units are block spans), plain
-paragraph lines skip the terminator checks (``_plain_paragraph``), front matter goes through
-libyaml, and large files are parsed in ~1 MB pieces cut where no block can continue; property
-tests check that the blocks are exactly those of the stock parser on the whole text.
+The blocks are CommonMark + GFM tables as markdown-it-py finds them. The fast scanner in
+:mod:`graphcite.ingest.mdblocks` reads the common constructs itself and hands each region it does
+not handle to markdown-it-py (``parse(..., fast=False)`` uses markdown-it-py throughout); property
+and real-file tests check that both give the same units. Line maps become code-point offsets
+through a table of line starts, so the stored text stays byte-for-byte what was on disk (CRLF
+included). For speed, inline parsing is off (units are block spans), plain paragraph lines skip
+markdown-it's terminator checks (``_plain_paragraph``), front matter goes through libyaml, and
+large bodies are read in ~1 MB pieces cut where no block can continue.
 
 Units: headings (ATX: the text after the ``#`` marks; setext: the text lines), paragraphs, list
 items (the marker excluded; an item's nested lists are cut out into their own units when they come
