@@ -12,6 +12,7 @@ from graphcite.verify.rules import (  # noqa: F401 - imported for registration
     scope,
     slots,
     status,
+    subject,
     support,
     time,
 )

@@ -1,0 +1,64 @@
+"""The subject: a claim about one thing is not supported by a passage about another thing that happens
+to do the same."""
+
+from __future__ import annotations
+
+import re
+
+from graphcite.language.nlp import lemma
+from graphcite.models import AtomicClaim
+from graphcite.verify.evidence import Evidence
+from graphcite.verify.registry import rule
+from graphcite.verify.rules.common import attributed
+from graphcite.verify.rules.scope import named_entities
+from graphcite.verify.rules.slots import alignment_for
+
+__all__: list[str] = []
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-']+")
+_CODE = re.compile(r"\w_\w|\w\(|[a-z][A-Z]|\d")
+_PRONOUNS = frozenset({"it", "they", "he", "she", "this", "that", "these", "those", "we", "you", "i", "one",
+                       "there", "which", "who", "someone", "something", "anyone", "everyone", "each", "all"})
+
+
+def _head(subject: str) -> str | None:
+    """The subject's head word: the last word of its first noun phrase ("the midnight hovercraft")."""
+    words = _WORD.findall(subject.split(" of ")[0].split(",")[0])
+    if not words or words[-1].lower() in _PRONOUNS:
+        return None
+    return words[-1].lower()
+
+
+@rule("GC207", "subject-not-in-evidence", family="slots", effect="insufficient",
+      good=[("The night ferry carries bicycles on the lower deck.",
+             "On the lower deck the night ferry carries bicycles."),
+            ("The boat carries bicycles on the lower deck.", "The ferry carries bicycles on the lower deck.")],
+      bad=[("The midnight hovercraft carries bicycles on the lower deck only.",
+            "The ferry carries bicycles on the lower deck only.")])
+def subject_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """What the claim is about must be what the passage is about.
+
+    "The midnight hovercraft carries bicycles on the lower deck" shares every word but its subject with
+    "the ferry carries bicycles on the lower deck", so the share of shared words passes the support
+    threshold; yet the passage says nothing about any hovercraft. The rule asks that the head of the
+    claim's subject be found in the evidence, its title or headings, directly or as a paraphrase (a
+    synonym, a derived form, a narrower or broader word from the lexicon); a pronoun subject is left to
+    the antecedent the envelope already adds, and names are GC206's.
+    """
+    subject = claim.subject or ""
+    head = _head(subject)
+    if head is None or named_entities(subject) or _CODE.search(subject) or attributed(claim, evidence):
+        return None  # names are GC206's; code symbols the code rules'; a claim about a document reports it
+    if claim.connective or (claim.quantifier or "").lower() in {"no", "none"}:
+        return None  # a link claim's sides are checked as parts; "no decision ..." has no thing to find
+    if claim.modality and claim.modality not in {"asserted", "none"}:
+        return None  # duties and permissions come as instructions without a subject ("Reject events ...")
+    found = alignment_for(claim, evidence)
+    wanted = {head, lemma(head)}
+    slots = [s for s in found.slots if {w.lower() for w in _WORD.findall(s.text)} & wanted
+             or lemma(s.text.lower()) in wanted]
+    if not slots:
+        return None  # the alignment has no slot for it (a weak or light word): nothing to judge
+    if any(s.status in {"found", "paraphrase"} for s in slots):
+        return ""
+    return f"the claim is about {claim.subject!r}; the evidence does not mention {head!r}"
