@@ -255,6 +255,9 @@ def _config(config_file: str | None, judge: str | None, threshold: float | None,
     return config
 
 
+_SHOWN_NOTES = frozenset({"GC108", "GC110"})  # quote transformations and normalisation
+
+
 def render_report(report: dict[str, Any], console: Console) -> None:
     """Print a check report for people: verdict word and symbol, quote, source, page, heading path."""
     console.print(f"answer {report['answer_id']}" + (f" — {report['question']}" if report.get("question") else ""),
@@ -291,6 +294,14 @@ def render_report(report: dict[str, Any], console: Console) -> None:
             for f in cit["findings"]:
                 if f["outcome"] == "fail":
                     console.print(f"        {f['code']} {f['rule']}: {f['detail']}", markup=False)
+                elif f["outcome"] == "note" and f["code"] in _SHOWN_NOTES:  # what a quote changed, said openly
+                    console.print(f"        note {f['code']} {f['rule']}: {f['detail']}", markup=False)
+        inference = claim.get("inference")
+        if inference:
+            premises = ", ".join(f"{i + 1} ({status})" for i, status in
+                                 zip(inference["premises"], inference["premise_status"], strict=True))
+            console.print(f"    inference from claim(s) {premises or 'none listed'}; the step itself: "
+                          f"{inference['review_state']}", markup=False)
         for item in claim.get("contradicting_evidence", []):
             extra = f", superseded by {item['superseded_by']}" if item.get("superseded_by") else ""
             console.print(f"    against: {item['source']} ({item['status']}{extra}): {item['reason']}", markup=False)
