@@ -223,12 +223,15 @@ def export_command(fmt: Annotated[str, typer.Option("--format", help="graphml, g
                    all_claims: Annotated[bool, typer.Option("--all", help="every claim in the store")] = False,
                    follow_symlinks: Annotated[bool, typer.Option(
                        "--follow-symlinks", help="write to the target of a symlinked --out instead of refusing")] = False,
+                   max_quote_chars: Annotated[int | None, typer.Option(
+                       "--max-quote-chars", help="most code points of a source any excerpt reproduces (default 500)")] = None,
                    audience: AudienceOption = "internal", db: DbOption = None, as_json: JsonOption = False) -> None:
     """Export the evidence graph of a claim, an answer or the whole store."""
     from graphcite.export import export
 
     with _open(db) as store:
         summary = export(store, fmt, out_path, claim=claim, answer=answer, all=all_claims, audience=audience,
+                         max_quote_chars=max_quote_chars,
                          follow_symlinks=follow_symlinks)
     to_stdout = out_path.strip() in {"-", "/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"}
     for warning in summary.get("warnings", []):

@@ -17,7 +17,14 @@ from typing import Any
 import networkx as nx
 
 from graphcite.errors import make_error
-from graphcite.export.output import OutputTarget, clean_stale, open_output, output_folder, output_target
+from graphcite.export.output import (
+    OutputTarget,
+    check_max_quote_chars,
+    clean_stale,
+    open_output,
+    output_folder,
+    output_target,
+)
 from graphcite.graph.build import build_graph, check_audience, select
 from graphcite.store import Store
 
@@ -65,9 +72,28 @@ def export_graph(store: Store, G: nx.MultiDiGraph, fmt: str, out_path: str | os.
             **summary, "warnings": warnings}
 
 
+def cap_excerpts(G: nx.MultiDiGraph, limit: int) -> int:
+    """Shorten every quote and unit text in ``G`` to ``limit`` code points (in place); returns how many.
+
+    A shortened value keeps its first ``limit`` code points and gains ``<key>_chars`` (its full length)
+    and ``excerpt_shortened``; the node's offsets still name the whole span. The HTML page places its
+    own window around the quote (:func:`graphcite.export.output.excerpt_window`).
+    """
+    shortened = 0
+    for _, data in G.nodes(data=True):
+        for key in ("quote", "text"):
+            value = data.get(key)
+            if isinstance(value, str) and len(value) > limit:
+                data[key] = value[:limit]
+                data[f"{key}_chars"] = len(value)
+                data["excerpt_shortened"] = True
+                shortened += 1
+    return shortened
+
+
 def export(store: Store, fmt: str, out_path: str | os.PathLike[str], *, claim: str | None = None,
            answer: str | None = None, all: bool = False, audience: str = "internal",
-           follow_symlinks: bool = False) -> dict[str, Any]:
+           follow_symlinks: bool = False, max_quote_chars: int | None = None) -> dict[str, Any]:
     """Export the graph of a claim, an answer or every claim (``all``) to ``out_path`` in format ``fmt``.
 
     Formats: graphml, gexf (1.2), cytoscape (Cytoscape.js elements), json (node-link), prov (PROV-JSON),
@@ -77,9 +103,12 @@ def export(store: Store, fmt: str, out_path: str | os.PathLike[str], *, claim: s
     ``out_path`` may be a new or existing file (replaced atomically), a FIFO or character device or
     ``-`` (written as a stream), or a folder for parquet (replaced as a whole); a symlink is refused
     unless ``follow_symlinks``. See :mod:`graphcite.export.output`.
+    ``max_quote_chars`` (default 500) bounds how much of a source any graph export reproduces per quote
+    or unit text; a parquet export is a copy of the store's tables for analysis and keeps full texts.
     """
     _check_format(fmt)
     check_audience(audience)
+    limit = check_max_quote_chars(max_quote_chars)
     target = check_output(out_path, folder=fmt == "parquet", follow_symlinks=follow_symlinks)
     selection = select(store, claim=claim, answer=answer, all=all)
     if fmt == "parquet":
@@ -87,4 +116,7 @@ def export(store: Store, fmt: str, out_path: str | os.PathLike[str], *, claim: s
 
         return write_parquet(store, selection, target, audience=audience)
     G = build_graph(store, selection=selection, audience=audience)
+    G.graph["max_quote_chars"] = limit
+    if fmt != "html":  # the page cuts its own window around each quote
+        cap_excerpts(G, limit)
     return export_graph(store, G, fmt, target)

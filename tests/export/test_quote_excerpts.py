@@ -170,3 +170,37 @@ def test_public_export_never_shows_pieces_of_a_restricted_source(tmp_path: Path)
     assert '<span class="omission">[…]</span>' in internal.read_text(encoding="utf-8")
     page = public.read_text(encoding="utf-8")
     assert "keyholders" not in page and "omission" not in page.split("<main")[1] and "Evidence withheld" in page
+
+
+def test_graph_exports_bound_every_excerpt(tmp_path: Path) -> None:
+    """JSON and GraphML exports carry at most --max-quote-chars of a source per quote or unit text."""
+    import json as _json
+
+    from typer.testing import CliRunner
+
+    from graphcite.cli import app
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    long_sentence = "The archive keeps every signed delivery note for seven years. " + "Filler words follow here. " * 40
+    (docs / "notes.md").write_text(f"# Notes\n\n{long_sentence}\n", encoding="utf-8")
+    db = str(tmp_path / "x.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(docs), "--db", db]).exit_code == 0
+    answer = tmp_path / "a.json"
+    answer.write_text(_json.dumps({"answer_id": "cap", "claims": [{
+        "text": "The archive keeps every signed delivery note for seven years.",
+        "citations": [{"source": "notes.md", "quote": long_sentence.strip()}]}]}), encoding="utf-8")
+    assert runner.invoke(app, ["check", str(answer), "--db", db]).exit_code in (0, 1)
+    out = tmp_path / "g.json"
+    result = runner.invoke(app, ["export", "--format", "json", "--answer", "cap", "--out", str(out),
+                                 "--max-quote-chars", "60", "--db", db])
+    assert result.exit_code == 0, result.output
+    nodes = _json.loads(out.read_text(encoding="utf-8"))["nodes"]
+    long_values = [n for n in nodes for key in ("quote", "text") if isinstance(n.get(key), str) and len(n[key]) > 60]
+    assert not long_values
+    shortened = [n for n in nodes if n.get("excerpt_shortened")]
+    assert shortened and all(n.get("quote_chars", n.get("text_chars", 0)) > 60 for n in shortened)
+    bad = runner.invoke(app, ["export", "--format", "json", "--answer", "cap", "--out", str(out),
+                              "--max-quote-chars", "3", "--db", db])
+    assert bad.exit_code == 2 and "--max-quote-chars" in bad.output
