@@ -222,6 +222,7 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
                  if evidence[a.end:b.start] in {" ", "-"} and a.lemma not in STOPWORDS
                  for joined in (a.lower + b.lower, a.lower + b.lemma)}
     ev_squashed_words = {w.lower.replace("-", ""): w.lower for w in ev_words}
+    ev_pair_lemmas = frozenset(f"{a.lemma} {b.lemma}" for a, b in pairwise(ev_words))
     # two-word terms of the evidence ("carbon dioxide"), for claim words the lexicon knows as one unit
     ev_pairs = tuple(dict.fromkeys(f"{a.lower} {b.lower}" for a, b in pairwise(ev_words)
                                    if a.lemma not in STOPWORDS and b.lemma not in STOPWORDS
@@ -305,10 +306,10 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
             status, (by, relation) = "paraphrase", by_term[at]
         if status == "missing" and (word.lower in ev_joined or word.lemma in ev_joined):
             status, by, relation = "paraphrase", ev_joined.get(word.lower, ev_joined.get(word.lemma)), "same"
-        if status == "missing" and (parts := _parts(word)):
-            matched = [_match_word(p, ev_content, ev_lemmas, accepted) for p in parts]
-            if all(m[0] in {"found", "paraphrase"} for m in matched):
-                status, by, relation = "paraphrase", " ".join(str(m[1]) for m in matched), "parts"
+        if status == "missing" and (parts := _parts(word)) and " ".join(parts) in ev_pair_lemmas:
+            # written apart in the evidence ("long-term" / "long term"); parts scattered over the
+            # sentence are not the compound ("not human-caused" against "human activity has caused")
+            status, by, relation = "paraphrase", " ".join(parts), "parts"
         if status == "missing" and at + 1 < len(claim_words) and claim_words[at + 1].lower in particles:
             phrase = f"{word.lemma} {claim_words[at + 1].lower}"  # a phrasal verb: "set up" / "established"
             status, by, relation = _match_word(phrase, ev_content, frozenset(), accepted)
