@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from graphcite.demo import run_demo
+from graphcite.cli.demo import run_demo
 
 
 def test_demo_runs_on_the_bundled_corpus(tmp_path: Path) -> None:

@@ -111,9 +111,9 @@ def test_cli_prints_the_code_on_the_error_line(tmp_path: Path) -> None:
     assert re.match(r"error: E6\d\d ", result.output)
 
 
-OWNED = ["graphcite/errors.py", "graphcite/cli.py", "graphcite/cli_common.py", "graphcite/claims/markers.py",
+OWNED = ["graphcite/errors.py", "graphcite/cli/app.py", "graphcite/cli/common.py", "graphcite/claims/markers.py",
          "graphcite/claims/answers.py", "graphcite/verify/resolve.py", "graphcite/verify/check.py",
-         "graphcite/verify/locate.py", "graphcite/cli_formats.py",
+         "graphcite/verify/locate.py", "graphcite/cli/formats.py",
          *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "graphcite" / "claims" / "formats").glob("*.py"))]
 
 
@@ -124,7 +124,7 @@ def test_no_bare_base_class_raises(path: str) -> None:
 
 
 def _buggy_app() -> typer.Typer:
-    from graphcite.cli_common import OneLineErrors
+    from graphcite.cli.common import OneLineErrors
 
     buggy = typer.Typer(cls=OneLineErrors, add_completion=False)
 

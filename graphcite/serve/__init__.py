@@ -3,7 +3,7 @@
 The JSON API (:mod:`graphcite.serve.api`) and the review pages (:mod:`graphcite.serve.review`) call the
 same functions as the command line; :func:`create_app` wraps them in one ASGI app that holds one
 store for its lifetime (:class:`Service`: pooled read views, one write lock). The names below are
-imported on first use, so ``graphcite.serve.cli`` (loaded by every command-line run) stays light.
+imported on first use, so ``graphcite.cli.serve`` (loaded by every command-line run) stays light.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from graphcite.cli_common import OneLineErrors, handles_errors
-from graphcite.serve.cli import serve_command
+from graphcite.cli.common import OneLineErrors, handles_errors
+from graphcite.cli.serve import serve_command
 
 app = typer.Typer(cls=OneLineErrors, add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
 app.command()(handles_errors(serve_command))

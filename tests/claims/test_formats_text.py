@@ -132,7 +132,7 @@ def test_list_formats_and_unknown_name() -> None:
 
 
 def test_formats_command_lists_every_format_with_an_example() -> None:
-    from graphcite.cli_formats import register
+    from graphcite.cli.formats import register
 
     app = typer.Typer()
     register(app)

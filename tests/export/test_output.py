@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from graphcite.cli_graph import register
+from graphcite.cli.graph import register
 from graphcite.errors import OutputError
 from graphcite.export import export
 from graphcite.export.output import clean_stale, output_target

@@ -20,7 +20,7 @@ import typer
 from restricted_corpus import CLAIMS, HIDDEN_UPSTREAM, WITHHELD, secrets
 from typer.testing import CliRunner
 
-from graphcite.cli_graph import register
+from graphcite.cli.graph import register
 from graphcite.export import FORMATS, export
 from graphcite.graph import audit_independence, build_graph, chain
 from graphcite.graph.redact import WITHHELD_TEXT

@@ -128,7 +128,7 @@ def test_cli_prints_the_replacement_warning(control_db: Path, tmp_path: Path) ->
     import typer
     from typer.testing import CliRunner
 
-    from graphcite.cli_graph import register
+    from graphcite.cli.graph import register
 
     app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None)
 

@@ -10,7 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from graphcite.cli_graph import register, render_chain
+from graphcite.cli.graph import register, render_chain
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from graphcite.cli_graph import register
+from graphcite.cli.graph import register
 from graphcite.store import Store, copy_store
 
 runner = CliRunner()

@@ -106,8 +106,8 @@ def open_copy(copy_db: Callable[[Path], Path]) -> Iterator[Callable[[Path], Stor
 @pytest.fixture(scope="session")
 def app() -> typer.Typer:
     """A fresh typer app with only the lifecycle commands registered (as graphcite.cli will register them)."""
-    from graphcite.cli_common import OneLineErrors
-    from graphcite.cli_lifecycle import register
+    from graphcite.cli.common import OneLineErrors
+    from graphcite.cli.lifecycle import register
 
     app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, rich_markup_mode=None)
 

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphcite.cli import app
-from graphcite.cli_batch import json_line_of
+from graphcite.cli.batch import json_line_of
 from graphcite.store import Store
 from graphcite.verify.batch import check_batch
 from graphcite.verify.check import check_answer

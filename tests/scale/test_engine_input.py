@@ -10,8 +10,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from graphcite import cli_batch
 from graphcite.cli import app
+from graphcite.cli import batch as cli_batch
 from graphcite.errors import GraphciteError
 from graphcite.ingest import ingest
 from graphcite.store import Store

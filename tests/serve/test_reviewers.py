@@ -10,7 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from graphcite.cli_common import OneLineErrors
+from graphcite.cli.common import OneLineErrors
 from graphcite.errors import InputError
 from graphcite.serve.reviewers import (
     add_reviewer,
@@ -84,7 +84,7 @@ def test_sessions_are_signed_and_expire() -> None:
 
 @pytest.fixture(scope="module")
 def app() -> typer.Typer:
-    from graphcite.cli_reviewers import register
+    from graphcite.cli.reviewers import register
 
     main = typer.Typer(cls=OneLineErrors, add_completion=False, rich_markup_mode=None)
 

@@ -11,8 +11,8 @@ import typer
 from serve_support import ROOT, copy_db
 from typer.testing import CliRunner
 
-from graphcite.cli_common import OneLineErrors
-from graphcite.serve.cli import register
+from graphcite.cli.common import OneLineErrors
+from graphcite.cli.serve import register
 
 runner = CliRunner()
 

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from graphcite.cli_common import (
+from graphcite.cli.common import (
     SYMBOLS,
     AudienceOption,
     DbOption,

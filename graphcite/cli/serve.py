@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from graphcite.cli_common import (
+from graphcite.cli.common import (
     AudienceOption,
     DbOption,
     check_audience,

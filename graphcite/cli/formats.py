@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from graphcite.cli_common import JsonOption, handles_errors, out, print_json
+from graphcite.cli.common import JsonOption, handles_errors, out, print_json
 
 __all__ = ["formats_command", "register"]
 

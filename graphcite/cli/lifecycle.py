@@ -14,7 +14,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from graphcite.cli_common import (
+from graphcite.cli.common import (
     AudienceOption,
     DbOption,
     JsonOption,

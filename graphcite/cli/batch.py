@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from graphcite.cli_common import (
+from graphcite.cli.common import (
     AudienceOption,
     DbOption,
     JsonOption,
@@ -161,6 +161,6 @@ def json_line_of(result: dict[str, Any]) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add ``check-batch`` to ``app``."""
-    from graphcite.cli_common import handles_errors
+    from graphcite.cli.common import handles_errors
 
     app.command("check-batch")(handles_errors(check_batch_command))

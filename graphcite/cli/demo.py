@@ -23,7 +23,7 @@ def example_path(*parts: str) -> Any:
 
 def run_demo(*, db: str, out_dir: Path, console: Any) -> dict[str, Any]:
     """Run the whole demo; returns the two reports' metrics (the CLI prints as it goes)."""
-    from graphcite.cli import render_report
+    from graphcite.cli.render import render_report
     from graphcite.ingest import ingest, list_sources
     from graphcite.verify import check_answer
     from graphcite.verify.config import load_config

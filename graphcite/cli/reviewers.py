@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from graphcite.cli_common import DbOption, err, handles_errors, open_cli_store, print_json
+from graphcite.cli.common import DbOption, err, handles_errors, open_cli_store, print_json
 
 __all__ = ["add_command", "list_command", "register"]
 

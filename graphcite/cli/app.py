@@ -12,13 +12,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from graphcite.cli_batch import AddressOption, EngineOption, WorkersOption
-from graphcite.cli_common import (
-    STYLES,
-    SYMBOLS,
+from graphcite.cli.batch import AddressOption, EngineOption, WorkersOption
+from graphcite.cli.common import (
     AnswerArgument,
     AudienceOption,
     DbOption,
@@ -48,6 +45,7 @@ from graphcite.cli_common import (
     split_documents,
     stored_answer,
 )
+from graphcite.cli.render import render_report
 from graphcite.errors import make_error
 
 app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -81,7 +79,7 @@ def ingest(paths: Annotated[list[str], typer.Argument(help="files or folders to 
            quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar or summary")] = False,
            as_json: JsonOption = False) -> None:
     """Ingest files and folders: immutable revisions, evidence units, heading status, typed values, lineage."""
-    from graphcite.cli_batch import check_engine_options, ingest_progress
+    from graphcite.cli.batch import check_engine_options, ingest_progress
     from graphcite.ingest import ingest as run_ingest
 
     check_int(jobs, "--jobs", minimum=1, maximum=max(64, os.cpu_count() or 1))
@@ -253,63 +251,6 @@ def _config(config_file: str | None, judge: str | None, threshold: float | None,
     config = base.with_overrides(judge=judge, threshold=threshold, judge_url=judge_url, judge_model=judge_model)
     prepare_judge(config)  # a bad judge setting is one line now, not an error in the middle of a check
     return config
-
-
-_SHOWN_NOTES = frozenset({"GC108", "GC110"})  # quote transformations and normalisation
-
-
-def render_report(report: dict[str, Any], console: Console) -> None:
-    """Print a check report for people: verdict word and symbol, quote, source, page, heading path."""
-    console.print(f"answer {report['answer_id']}" + (f" — {report['question']}" if report.get("question") else ""),
-                  markup=False)
-    earlier = report.get("earlier")
-    if earlier:
-        changed = [c for c in earlier["claims"] if c.get("status_changed")]
-        judged = [c for c in earlier["claims"] if c.get("judgements")]
-        line = (f"verified before: {earlier['checks']} check(s) of this revision, last at {earlier['last_verified_at']}"
-                f"; {len(changed)} claim(s) changed status since; {len(judged)} claim(s) have reviewers' judgements")
-        if earlier["corrected_by"]:
-            line += f"; corrected by newer revision(s) {', '.join(earlier['corrected_by'])}"
-        console.print(line, markup=False)
-    for claim in report["claims"]:
-        label = SYMBOLS[claim["status"]]
-        console.print(f"\n[{STYLES[claim['status']]}]{label}[/]  {claim['index'] + 1}. ", end="")
-        console.print(claim["text"], markup=False)
-        for part in claim.get("parts", []):
-            console.print(f"    part: {SYMBOLS[part['status']]}  ", end="", markup=False)
-            console.print(part["text"], markup=False)
-        for cit in claim["citations"]:
-            where = [cit["source"] or cit["chunk_id"] or "?"]
-            if cit.get("page"):
-                where.append(f"p. {cit['page']}")
-            if cit.get("symbol"):
-                where.append(cit["symbol"])
-            if cit.get("heading_path"):
-                where.append(" > ".join(cit["heading_path"]))
-            state = "valid" if cit["valid"] else "INVALID"
-            console.print(f"    [{cit['index'] + 1}] {cit['relation']} ({state}, score {cit['support_score']:.2f}) "
-                          + " · ".join(where), markup=False)
-            if cit.get("quote"):
-                console.print(f"        “{cit['quote']}”", markup=False)
-            for f in cit["findings"]:
-                if f["outcome"] == "fail":
-                    console.print(f"        {f['code']} {f['rule']}: {f['detail']}", markup=False)
-                elif f["outcome"] == "note" and f["code"] in _SHOWN_NOTES:  # what a quote changed, said openly
-                    console.print(f"        note {f['code']} {f['rule']}: {f['detail']}", markup=False)
-        inference = claim.get("inference")
-        if inference:
-            premises = ", ".join(f"{i + 1} ({status})" for i, status in
-                                 zip(inference["premises"], inference["premise_status"], strict=True))
-            console.print(f"    inference from claim(s) {premises or 'none listed'}; the step itself: "
-                          f"{inference['review_state']}", markup=False)
-        for item in claim.get("contradicting_evidence", []):
-            extra = f", superseded by {item['superseded_by']}" if item.get("superseded_by") else ""
-            console.print(f"    against: {item['source']} ({item['status']}{extra}): {item['reason']}", markup=False)
-    m = report["metrics"]
-    console.print(f"\ncitation_validity {m['citation_validity']:.2f} · faithfulness {m['faithfulness']:.0f} · "
-                  f"{m['supported_claims']}/{m['claims']} claims supported", markup=False)
-    if m.get("reason"):
-        console.print(m["reason"], markup=False)
 
 
 JudgeOption = Annotated[str | None, typer.Option("--judge", help="heuristic (default: slot alignment), http, or "
@@ -572,7 +513,7 @@ def gate_verifier_cmd(labelled_set: Annotated[str, typer.Argument(help="labelled
 def demo(db: Annotated[str, typer.Option("--db", help="store for the demo")] = "graphcite-demo.duckdb",
          out_dir: Annotated[str, typer.Option("--out", help="folder for the review page")] = "out") -> None:
     """Ingest the bundled corpus, check a clean and a trap-laden answer, print reports and metrics."""
-    from graphcite.demo import run_demo
+    from graphcite.cli.demo import run_demo
 
     if not out_dir.strip():
         raise make_error("E101", where="--out", detail="an empty path names no folder", fix="pass a folder")
@@ -581,8 +522,8 @@ def demo(db: Annotated[str, typer.Option("--db", help="store for the demo")] = "
 
 # Command groups that live in their own modules, each with a register(app) function; imported here so
 # `graphcite --help` lists them (each module defers its heavy imports to the command bodies).
-_COMMAND_MODULES = ("graphcite.cli_graph", "graphcite.cli_formats", "graphcite.serve.cli",
-                    "graphcite.cli_reviewers", "graphcite.cli_lifecycle", "graphcite.cli_batch")
+_COMMAND_MODULES = ("graphcite.cli.graph", "graphcite.cli.formats", "graphcite.cli.serve",
+                    "graphcite.cli.reviewers", "graphcite.cli.lifecycle", "graphcite.cli.batch")
 
 
 def _register_command_modules() -> None:
