@@ -17,7 +17,6 @@ a write still commits as one transaction) and the client gets a 504.
 from __future__ import annotations
 
 import contextlib
-import copy
 import os
 import secrets
 import threading
@@ -100,9 +99,7 @@ class Service:
 
     # -- store views ------------------------------------------------------------------------------
     def _new_view(self) -> Store:
-        view = copy.copy(self.store)
-        view.con = self.store.con.cursor()
-        view._depth = 0
+        view = self.store.cursor_view()  # DuckDB: a cursor of its own; PostgreSQL: a connection of its own
         self._views.append(view)
         return view
 
