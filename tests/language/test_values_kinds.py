@@ -152,3 +152,10 @@ def test_value_with_its_uncertainty() -> None:
     assert math.isclose(rise.low or 0, 2.8) and math.isclose(rise.high or 0, 3.4)
     warm = _one("The decade was 0.93 +/- 0.07 °C warmer.", "0.93 +/- 0.07 °C")
     assert (warm.magnitude, warm.unit) == (0.93, "degree_Celsius")
+
+
+def test_working_and_business_days_are_days() -> None:
+    """A "working day" is a duration, not a count of "work" (a claim's deadline must reach the value rules)."""
+    _is(_one("The help desk answers within one working day.", "one working day"), 1, "day")
+    _is(_one("Refunds reach the card in 3 business days.", "3 business days"), 3, "day")
+    assert extract_values("She kept working day and night.") == []
