@@ -38,7 +38,7 @@ from graphcite.claims.answers import (
     claim_id_for,
     parts_for,
 )
-from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits
+from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answers
 from graphcite.distributed.runtime import check_engine, check_workers
 from graphcite.errors import GraphciteError, make_error
 from graphcite.models import AtomicClaim, InputAnswer
@@ -47,7 +47,7 @@ from graphcite.verify.check import check_audience, earlier_checks, resolve_answe
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
 
-__all__ = ["BatchItem", "check_batch", "verify_items"]
+__all__ = ["BatchItem", "check_batch", "expand_answers", "verify_items"]
 
 AnswerRef = str | Path | Mapping[str, Any] | InputAnswer
 #: ``progress(answers_done, claims_done)`` as reports arrive.
@@ -86,6 +86,25 @@ def _label(ref: AnswerRef) -> str:
     if isinstance(ref, Mapping):
         return str(ref.get("answer_id", "(answer)"))
     return str(ref)
+
+
+def expand_answers(answers: Sequence[AnswerRef], limits: AnswerLimits = DEFAULT_LIMITS) -> list[AnswerRef]:
+    """``answers`` with every file that holds several answers (an ALCE run file, ``{"data": [...]}``)
+    replaced by its answers, in file order; anything else is kept as given (and read, or refused with
+    its own error line, later)."""
+    out: list[AnswerRef] = []
+    for ref in answers:
+        if isinstance(ref, str | Path) and str(ref) != "-" and Path(ref).suffix.lower() == ".json" \
+                and Path(ref).is_file():
+            try:
+                held = load_answers(Path(ref), limits=limits)
+            except GraphciteError:
+                held = []
+            if len(held) > 1:
+                out.extend(held)
+                continue
+        out.append(ref)
+    return out
 
 
 def _load(store: Store, answers: Sequence[AnswerRef], limits: AnswerLimits,
@@ -168,6 +187,7 @@ def check_batch(store: Store, answers: Sequence[AnswerRef], *, config: VerifierC
                          fix="add --engine ray")
     config = config or VerifierConfig()
     failures: dict[int, dict[str, Any]] = {}
+    answers = expand_answers(answers, limits)
     loaded = _load(store, answers, limits, failures)
     stored_rev = {item.index: rev for item, rev in loaded}
     reports: dict[int, dict[str, Any]] = {}

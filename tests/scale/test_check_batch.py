@@ -22,6 +22,7 @@ from tests.scale.conftest import kill_one_ray_worker
 
 runner = CliRunner()
 CLEAN, TRAPS = str(ANSWERS / "clean.json"), str(ANSWERS / "traps.json")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _copy(corpus_db: Path, tmp_path: Path, name: str) -> Path:
@@ -138,3 +139,19 @@ def test_a_worker_killed_mid_batch_is_retried_and_the_results_are_the_same(corpu
     assert killed, "no Ray worker was seen running _verify_chunk, so none was killed"
     assert [json_line_of(r) for r in hurt] == [json_line_of(r) for r in calm]
     assert len(_records(tmp_path / "hurt.duckdb")["verification"]) == sum(len(r["claims"]) for r in calm)
+
+
+def test_an_alce_run_file_is_one_line_per_item(corpus_db: Path, tmp_path: Path) -> None:
+    """A research run file ({"data": [item, ...]}) is checked item by item, each its own line, in order."""
+    example = json.loads((ROOT / "schema" / "examples" / "alce.json").read_text(encoding="utf-8"))
+    second = {**example, "id": "asqa-demo-2", "output": "The relay makes at most five delivery attempts [1]."}
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"args": {"model": "demo"}, "data": [example, second]}), encoding="utf-8")
+    db = _copy(corpus_db, tmp_path, "alce")
+    done = runner.invoke(app, ["check-batch", str(run), "--db", str(db), "--json"])
+    assert done.exit_code in (0, 1), done.output
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [line["answer_id"] for line in lines] == ["asqa-demo-1", "asqa-demo-2"]
+    assert lines[1]["claims"][0]["status"] == "supported"
+    single = runner.invoke(app, ["check", str(run), "--db", str(db), "--json"])
+    assert single.exit_code == 2 and "2 items" in single.output  # one answer at a time for `check`
