@@ -17,7 +17,8 @@ from graphcite.language.nlp import lemma, lemma_lookup
 __all__ = ["STOPWORDS", "Word", "is_common_word", "word_list", "words_of"]
 
 STOPWORDS: frozenset[str] = frozenset(w.lower() for w in STOP_WORDS) - {"no", "not", "never", "none", "nor"}
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'’\-]*[A-Za-z0-9]|[A-Za-z]")
+# letters of any script ("El Niño", "Zoë"), digits and apostrophes or hyphens inside a word
+_WORD = re.compile(r"[^\W\d_](?:[^\W_]|['’\-])*[^\W_]|[^\W\d_]")
 _SENTENCE_END = re.compile(r"[.!?:;\"“”(]\s*$")
 
 
