@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -22,6 +23,7 @@ from graphcite.store import Store, utcnow
 __all__ = [
     "add_answer",
     "answer_parts",
+    "answer_rows",
     "atomic_from_dict",
     "atomic_to_dict",
     "claim_id_for",
@@ -87,32 +89,41 @@ def add_answer(store: Store, answer: InputAnswer | dict[str, Any] | str, *, corr
         if store.scalar("SELECT count(*) FROM answer WHERE answer_rev = ?", [rev]):
             return rev
         parts = parts_for(answer, model=model)
-        store.bulk_insert("answer", [{
-            "answer_rev": rev, "answer_id": answer.answer_id, "question": answer.question,
-            "format": answer.format, "content_json": _canonical(answer), "stored_at": utcnow(),
-            "corrects": corrects, "correction_rationale": rationale, "missing_evidence": missing_evidence}])
-        claim_rows: list[dict[str, Any]] = []
-        citation_rows: list[dict[str, Any]] = []
-        for ordinal, (claim, claim_parts) in enumerate(zip(answer.claims, parts, strict=True)):
-            parent = claim_id_for(rev, ordinal)
-            claim_rows.append({"claim_id": parent, "answer_rev": rev, "ordinal": ordinal, "part": None,
-                               "parent_id": None, "text": claim.text,
-                               "claim_type": claim.claim_type or claim_parts[0].claim_type,
-                               "atomic_json": "{}"})
-            for index, part in enumerate(claim_parts):
-                claim_rows.append({"claim_id": claim_id_for(rev, ordinal, index), "answer_rev": rev,
-                                   "ordinal": ordinal, "part": index, "parent_id": parent, "text": part.text,
-                                   "claim_type": part.claim_type,
-                                   "atomic_json": json.dumps(atomic_to_dict(part), ensure_ascii=False)})
-            for index, cit in enumerate(claim.citations):
-                citation_rows.append({
-                    "citation_id": f"{parent}-{index}", "claim_id": parent, "ordinal": index,
-                    "source_key": cit.source, "revision": cit.revision, "chunk_id": cit.chunk_id,
-                    "start": _column(cit.start), "end": _column(cit.end), "quote": cit.quote, "role": cit.role,
-                    "page": _column(cit.page)})
+        answer_row, claim_rows, citation_rows = answer_rows(rev, answer, parts, stored_at=utcnow(), corrects=corrects,
+                                                            rationale=rationale, missing_evidence=missing_evidence)
+        store.bulk_insert("answer", [answer_row])
         store.bulk_insert("claim", claim_rows)
         store.bulk_insert("citation", citation_rows)
     return rev
+
+
+def answer_rows(rev: str, answer: InputAnswer, parts: Sequence[Sequence[AtomicClaim]], *, stored_at: Any,
+                corrects: str | None = None, rationale: str | None = None, missing_evidence: str | None = None
+                ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The answer row, claim rows (each claim and its atomic parts) and citation rows of one answer
+    revision, as :func:`add_answer` stores them (batch checks write many answers' rows at once)."""
+    answer_row = {"answer_rev": rev, "answer_id": answer.answer_id, "question": answer.question,
+                  "format": answer.format, "content_json": _canonical(answer), "stored_at": stored_at,
+                  "corrects": corrects, "correction_rationale": rationale, "missing_evidence": missing_evidence}
+    claim_rows: list[dict[str, Any]] = []
+    citation_rows: list[dict[str, Any]] = []
+    for ordinal, (claim, claim_parts) in enumerate(zip(answer.claims, parts, strict=True)):
+        parent = claim_id_for(rev, ordinal)
+        claim_rows.append({"claim_id": parent, "answer_rev": rev, "ordinal": ordinal, "part": None,
+                           "parent_id": None, "text": claim.text,
+                           "claim_type": claim.claim_type or claim_parts[0].claim_type, "atomic_json": "{}"})
+        for index, part in enumerate(claim_parts):
+            claim_rows.append({"claim_id": claim_id_for(rev, ordinal, index), "answer_rev": rev,
+                               "ordinal": ordinal, "part": index, "parent_id": parent, "text": part.text,
+                               "claim_type": part.claim_type,
+                               "atomic_json": json.dumps(atomic_to_dict(part), ensure_ascii=False)})
+        for index, cit in enumerate(claim.citations):
+            citation_rows.append({
+                "citation_id": f"{parent}-{index}", "claim_id": parent, "ordinal": index,
+                "source_key": cit.source, "revision": cit.revision, "chunk_id": cit.chunk_id,
+                "start": _column(cit.start), "end": _column(cit.end), "quote": cit.quote, "role": cit.role,
+                "page": _column(cit.page)})
+    return answer_row, claim_rows, citation_rows
 
 
 def _column(value: int | None) -> int | None:

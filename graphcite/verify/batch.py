@@ -19,7 +19,6 @@ the first, since both are written together.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import shutil
@@ -30,11 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from graphcite.claims.answers import (
-    _canonical,
-    _column,
     answer_parts,
     answer_rev_for,
-    atomic_to_dict,
+    answer_rows,
     claim_id_for,
     parts_for,
 )
@@ -43,7 +40,7 @@ from graphcite.distributed.runtime import check_engine, check_workers
 from graphcite.errors import GraphciteError, make_error
 from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.store import Store, copy_store, utcnow
-from graphcite.verify.check import check_audience, earlier_checks, resolve_answer
+from graphcite.verify.check import check_audience, earlier_checks, record_rows, resolve_answer
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
 
@@ -238,7 +235,7 @@ def _finish(store: Store, reports: dict[int, dict[str, Any]], items: dict[int, B
                 if earlier is not None:
                     report["earlier"] = earlier
             if record:
-                rows.extend(_record_rows(rev, report, config, config_json, checked.get(rev, 0), now))
+                rows.extend(record_rows(rev, report, config, config_json, checked.get(rev, 0), now))
                 checked[rev] = checked.get(rev, 0) + len(report["claims"])
         if rows:
             store.bulk_insert("verification", rows)
@@ -246,47 +243,16 @@ def _finish(store: Store, reports: dict[int, dict[str, Any]], items: dict[int, B
 
 def _store_answers(store: Store, answers: Mapping[str, tuple[InputAnswer, list[list[AtomicClaim]]]],
                    now: Any) -> None:
-    """The answer, claim and citation rows :func:`graphcite.claims.answers.add_answer` writes, for many
-    answers in three bulk inserts, from the atomic parts the workers already computed."""
-    answer_rows: list[dict[str, Any]] = []
-    claim_rows: list[dict[str, Any]] = []
-    citation_rows: list[dict[str, Any]] = []
-    for rev, (answer, answer_parts_) in answers.items():
-        answer_rows.append({"answer_rev": rev, "answer_id": answer.answer_id, "question": answer.question,
-                            "format": answer.format, "content_json": _canonical(answer), "stored_at": now,
-                            "corrects": None, "correction_rationale": None, "missing_evidence": None})
-        for ordinal, (claim, claim_parts) in enumerate(zip(answer.claims, answer_parts_, strict=True)):
-            parent = claim_id_for(rev, ordinal)
-            claim_rows.append({"claim_id": parent, "answer_rev": rev, "ordinal": ordinal, "part": None,
-                               "parent_id": None, "text": claim.text,
-                               "claim_type": claim.claim_type or claim_parts[0].claim_type, "atomic_json": "{}"})
-            for index, part in enumerate(claim_parts):
-                claim_rows.append({"claim_id": claim_id_for(rev, ordinal, index), "answer_rev": rev,
-                                   "ordinal": ordinal, "part": index, "parent_id": parent, "text": part.text,
-                                   "claim_type": part.claim_type,
-                                   "atomic_json": json.dumps(atomic_to_dict(part), ensure_ascii=False)})
-            for index, cit in enumerate(claim.citations):
-                citation_rows.append({
-                    "citation_id": f"{parent}-{index}", "claim_id": parent, "ordinal": index,
-                    "source_key": cit.source, "revision": cit.revision, "chunk_id": cit.chunk_id,
-                    "start": _column(cit.start), "end": _column(cit.end), "quote": cit.quote, "role": cit.role,
-                    "page": _column(cit.page)})
-    store.bulk_insert("answer", answer_rows)
-    store.bulk_insert("claim", claim_rows)
-    store.bulk_insert("citation", citation_rows)
-
-
-def _record_rows(rev: str, report: dict[str, Any], config: VerifierConfig, config_json: str, existing: int,
-                 now: Any) -> list[dict[str, Any]]:
-    """The verification records of one report, as :func:`check_answer` writes them."""
-    rows = []
-    for claim in report["claims"]:
-        revisions = sorted({c["revision"] for c in claim["citations"] if c.get("revision")})
-        result = json.dumps(claim, sort_keys=True, ensure_ascii=False, default=str)
-        record_id = hashlib.sha256(f"{claim['claim_id']}:{existing}:{now.isoformat()}:{config.hash}".encode()
-                                   ).hexdigest()[:16]
-        rows.append({"record_id": record_id, "claim_id": claim["claim_id"], "answer_rev": rev,
-                     "config_hash": config.hash, "config_json": config_json,
-                     "evidence_revisions_json": json.dumps(revisions), "verified_at": now,
-                     "status": claim["status"], "supported": bool(claim["supported"]), "result_json": result})
-    return rows
+    """The rows :func:`graphcite.claims.answers.add_answer` writes, for many answers in three bulk
+    inserts, from the atomic parts the workers already computed."""
+    answer_table: list[dict[str, Any]] = []
+    claim_table: list[dict[str, Any]] = []
+    citation_table: list[dict[str, Any]] = []
+    for rev, (answer, parts) in answers.items():
+        answer_row, claims, citations = answer_rows(rev, answer, parts, stored_at=now)
+        answer_table.append(answer_row)
+        claim_table.extend(claims)
+        citation_table.extend(citations)
+    store.bulk_insert("answer", answer_table)
+    store.bulk_insert("claim", claim_table)
+    store.bulk_insert("citation", citation_table)

@@ -157,9 +157,15 @@ def earlier_checks(store: Store, rev: str, report: dict[str, Any]) -> dict[str, 
 
 
 def _append_records(store: Store, rev: str, report: dict[str, Any], config: VerifierConfig) -> None:
-    now = utcnow()
-    config_json = json.dumps(config.as_dict(), sort_keys=True, default=str)
     existing = int(store.scalar("SELECT count(*) FROM verification WHERE answer_rev = ?", [rev]))
+    config_json = json.dumps(config.as_dict(), sort_keys=True, default=str)
+    store.bulk_insert("verification", record_rows(rev, report, config, config_json, existing, utcnow()))
+
+
+def record_rows(rev: str, report: dict[str, Any], config: VerifierConfig, config_json: str, existing: int,
+                now: Any) -> list[dict[str, Any]]:
+    """The verification records of one report (one per claim); ``existing`` records of the revision
+    came before, which keeps two checks in the same second apart."""
     rows = []
     for claim in report["claims"]:
         revisions = sorted({c["revision"] for c in claim["citations"] if c.get("revision")})
@@ -170,7 +176,7 @@ def _append_records(store: Store, rev: str, report: dict[str, Any], config: Veri
                      "config_hash": config.hash, "config_json": config_json,
                      "evidence_revisions_json": json.dumps(revisions), "verified_at": now,
                      "status": claim["status"], "supported": bool(claim["supported"]), "result_json": result})
-    store.bulk_insert("verification", rows)
+    return rows
 
 
 def history(store: Store, claim_id: str) -> list[dict[str, Any]]:
