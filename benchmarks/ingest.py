@@ -69,25 +69,22 @@ def generate(folder: Path, megabytes: float, seed: int = 7) -> Path:
     return folder
 
 
-def real_corpus(folder: Path, limit_mb: float = 8.0, patterns: tuple[str, ...] = ("*.md", "*.txt")) -> Path:
-    """Markdown and text files shipped in site-packages (READMEs, changelogs, licences), copied once."""
+def _copy_corpus(folder: Path, candidates: list[Path], limit_mb: float, min_bytes: int) -> Path:
+    """Copy readable UTF-8 ``candidates`` (not empty, no NUL, no front matter) into ``folder`` once, up
+    to ``limit_mb``; a marker file says the copy is complete."""
     marker = folder / ".complete"
     if marker.exists():
         return folder
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     total = 0
-    candidates: list[Path] = []
-    for base in site.getsitepackages():
-        for pattern in patterns:
-            candidates.extend(sorted(p for p in Path(base).rglob(pattern) if p.stat().st_size > 200))
     for i, path in enumerate(candidates):
         try:
             data = path.read_bytes()
             data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if not data.strip() or b"\x00" in data or data.startswith(b"---"):
+        if len(data) < min_bytes or not data.strip() or b"\x00" in data or data.startswith(b"---"):
             continue  # front matter in installed files is often a template, which ingest refuses
         (folder / f"{i:05}-{path.name}").write_bytes(data)
         total += len(data)
@@ -95,33 +92,27 @@ def real_corpus(folder: Path, limit_mb: float = 8.0, patterns: tuple[str, ...] =
             break
     marker.write_text("ok")
     return folder
+
+
+def real_corpus(folder: Path, limit_mb: float = 8.0, patterns: tuple[str, ...] = ("*.md", "*.txt")) -> Path:
+    """Markdown and text files shipped in site-packages (READMEs, changelogs, licences), copied once."""
+    if (folder / ".complete").exists():
+        return folder
+    candidates: list[Path] = []
+    for base in site.getsitepackages():
+        for pattern in patterns:
+            candidates.extend(sorted(p for p in Path(base).rglob(pattern) if p.stat().st_size > 200))
+    return _copy_corpus(folder, candidates, limit_mb, min_bytes=0)
 
 
 def prose_corpus(folder: Path, limit_mb: float = 8.0) -> Path:
     """The ``*.md`` files installed on this machine (site-packages, then /usr), copied once, in path order;
     files with front matter are left out."""
-    marker = folder / ".complete"
-    if marker.exists():
+    if (folder / ".complete").exists():
         return folder
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    total = 0
     bases = [*site.getsitepackages(), "/usr/share/doc", "/usr/lib"]
     candidates = [p for base in bases for p in sorted(Path(base).rglob("*.md")) if p.is_file()]
-    for i, path in enumerate(candidates):
-        try:
-            data = path.read_bytes()
-            data.decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        if len(data) < 200 or b"\x00" in data or data.startswith(b"---"):
-            continue  # front matter in installed files is often a template, which ingest refuses
-        (folder / f"{i:05}-{path.name}").write_bytes(data)
-        total += len(data)
-        if total > limit_mb * 1_000_000:
-            break
-    marker.write_text("ok")
-    return folder
+    return _copy_corpus(folder, candidates, limit_mb, min_bytes=200)
 
 
 PREPARE_CHILD = """
