@@ -10,6 +10,7 @@ regular expression, a regular-expression test) are methods that return the fragm
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from functools import lru_cache
 
 __all__ = ["DUCKDB", "POSTGRES", "Dialect", "DuckDBDialect", "PostgresDialect", "split_quoted"]
@@ -31,29 +32,29 @@ def split_quoted(sql: str) -> list[tuple[bool, str]]:
     return pieces
 
 
-class Dialect:
-    """One engine's spelling of the constructs graphcite's SQL needs."""
+class Dialect(ABC):
+    """One engine's spelling of the constructs graphcite's SQL needs (each engine defines every one)."""
 
     name = "generic"
 
     def sql(self, statement: str, *, has_params: bool) -> str:
         return statement
 
+    @abstractmethod
     def tokens(self, text: str, pattern: str) -> str:
         """A set-returning expression: one row per match of ``pattern`` (no capture groups) in ``text``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def matches(self, text: str, pattern: str) -> str:
         """A boolean expression: ``text`` matches ``pattern`` somewhere."""
-        raise NotImplementedError
 
+    @abstractmethod
     def insert_ignore(self, table: str, names: str, select: str) -> str:
         """``INSERT`` that skips rows whose key is already there."""
-        raise NotImplementedError
 
+    @abstractmethod
     def json_strings(self, text: str) -> str:
         """A set-returning expression: the elements of a JSON array of strings held in column ``text``."""
-        raise NotImplementedError
 
 
 class DuckDBDialect(Dialect):
