@@ -19,10 +19,10 @@ from typing import Any
 from graphcite.graph.build import check_audience
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.store import Store
+from graphcite.store.queries import RESTRICTED_KEYS_SQL
 from graphcite.verify.contradictions import unit_conflicts
 from graphcite.verify.evidence import negation_of
 from graphcite.verify.lexical import lexical_score
-from graphcite.verify.origin import RESTRICTED_KEYS_SQL
 
 __all__ = ["conflicts", "sentences"]
 

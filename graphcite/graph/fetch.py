@@ -24,8 +24,7 @@ from typing import Any
 
 from graphcite.errors import InputError, NotFoundError
 from graphcite.store import Store
-from graphcite.store.queries import newest_per_claim_sql
-from graphcite.verify.origin import RESTRICTED_KEYS_SQL
+from graphcite.store.queries import RESTRICTED_KEYS_SQL, newest_per_claim_sql
 
 __all__ = [
     "IN_LIST_LIMIT",

@@ -24,16 +24,14 @@ from graphcite.ingest.terms import content_terms
 from graphcite.language.values import values_agree
 from graphcite.models import ExtractedValue
 from graphcite.store import Store
+from graphcite.store.queries import RESTRICTED_KEYS_SQL
 
-__all__ = ["MIN_SUBJECT_SHARE", "RESTRICTED_KEYS_SQL", "OriginQuery", "restricted_origin", "restricted_origins"]
+__all__ = ["MIN_SUBJECT_SHARE", "OriginQuery", "restricted_origin", "restricted_origins"]
 
 CANDIDATES_PER_CLAIM = 20
 # share of the claim's content terms a restricted unit must hold to be about the same subject
 MIN_SUBJECT_SHARE = 0.5
 # A source is restricted when its current visibility is, or when any of its revisions was.
-RESTRICTED_KEYS_SQL = """
-    SELECT key FROM source WHERE visibility = 'restricted'
-    UNION SELECT source_key FROM source_revision WHERE visibility = 'restricted'"""
 _COUNTS = frozenset({"count", "number"})
 
 

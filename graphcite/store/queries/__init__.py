@@ -11,10 +11,15 @@ from typing import Any
 
 from graphcite.store.base import Store
 
-__all__ = ["NEWEST_FIRST", "latest_verification", "newest_per_claim_sql"]
+__all__ = ["NEWEST_FIRST", "RESTRICTED_KEYS_SQL", "latest_verification", "newest_per_claim_sql"]
 
 #: ORDER BY for verification records, newest first.
 NEWEST_FIRST = "verified_at DESC, rowid DESC"
+
+#: Keys of sources that are restricted themselves or through any of their revisions.
+RESTRICTED_KEYS_SQL = """
+    SELECT key FROM source WHERE visibility = 'restricted'
+    UNION SELECT source_key FROM source_revision WHERE visibility = 'restricted'"""
 
 
 def latest_verification(store: Store, claim_id: str, columns: str = "*") -> dict[str, Any] | None:
