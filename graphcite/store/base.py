@@ -326,6 +326,12 @@ def copy_store(source: Store, target: Store, *, batch_rows: int = 200_000) -> di
     return copied
 
 
+def read_only_refused(store: Store, detail: str) -> StoreError:
+    """The one error for a write attempted through a store opened read-only (both engines)."""
+    return StoreError(f"the store was opened read-only; refused: {detail}", where=store.shown_path,
+                      fix="open it for writing (this command only reads)")
+
+
 def open_store(db: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> Store:
     """Open (creating if needed) the store at ``db`` / ``$GRAPHCITE_DB`` / ``./graphcite.duckdb``.
 

@@ -18,7 +18,7 @@ import duckdb
 import pyarrow as pa
 
 from graphcite.errors import StoreError, StoreLockedError
-from graphcite.store.base import Params, Store, resolve_db_path
+from graphcite.store.base import Params, Store, one_line, read_only_refused, resolve_db_path
 from graphcite.store.dialect import DUCKDB, Dialect
 from graphcite.store.schema import SCHEMA_VERSION, TABLES, bigint_columns, ddl_statements
 
@@ -88,7 +88,12 @@ class DuckDBStore(Store):
             self.con.close()
 
     def _run(self, sql: str, params: Params) -> tuple[list[str], list[tuple[Any, ...]]]:
-        cursor = self.con.execute(sql, params or [])
+        try:
+            cursor = self.con.execute(sql, params or [])
+        except duckdb.InvalidInputException as exc:
+            if self.read_only and "read-only" in str(exc):
+                raise read_only_refused(self, one_line(exc)) from None
+            raise
         names = [d[0] for d in cursor.description or []]
         return names, cursor.fetchall()
 
@@ -102,7 +107,7 @@ class DuckDBStore(Store):
         self.con.register(view, arrow)
         try:
             verb = "INSERT OR IGNORE INTO" if or_ignore else "INSERT INTO"
-            self.con.execute(f"{verb} {table} ({names}) SELECT {names} FROM {view}").fetchall()
+            self._run(f"{verb} {table} ({names}) SELECT {names} FROM {view}", None)
         finally:
             with contextlib.suppress(duckdb.Error):
                 self.con.unregister(view)

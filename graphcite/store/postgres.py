@@ -26,7 +26,7 @@ import pyarrow.csv as pacsv
 from psycopg.adapt import Loader
 
 from graphcite.errors import StoreError, make_error
-from graphcite.store.base import Params, Store, one_line, resolve_db_path
+from graphcite.store.base import Params, Store, one_line, read_only_refused, resolve_db_path
 from graphcite.store.dialect import POSTGRES, Dialect
 from graphcite.store.schema import APPEND_ONLY, IMMUTABLE, SCHEMA_VERSION, TABLES, ddl_statements, table_ddl
 
@@ -119,10 +119,13 @@ class PgConnection:
 
     ``cursor()`` opens a new connection, as a DuckDB cursor is an independent session: a thread that
     takes ``store.con.cursor()`` gets transactions of its own (the service's per-thread views).
+    A ``read_only`` session makes every transaction read-only by default, so the server itself refuses
+    a write to any table (only the store's own scratch tables are written, see :meth:`PostgresStore.scratch`).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, read_only: bool = False) -> None:
         self.url = url
+        self.read_only = read_only
         try:
             self.raw: psycopg.Connection[Any] = psycopg.connect(url, autocommit=True, connect_timeout=10,
                                                                 application_name="graphcite")
@@ -130,9 +133,11 @@ class PgConnection:
             raise make_error("E604", where=mask_url(url), detail=_reason(exc)) from None
         self.raw.adapters.register_loader("numeric", _NumericLoader)
         self.raw.execute("SET TIME ZONE 'UTC'")
+        if read_only:
+            self.raw.execute("SET default_transaction_read_only = on")
 
     def cursor(self) -> PgConnection:
-        return PgConnection(self.url)
+        return PgConnection(self.url, read_only=self.read_only)
 
     def execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
         return self.raw.execute(POSTGRES.sql(sql, has_params=bool(params)), params or None)  # type: ignore[arg-type]
@@ -166,7 +171,7 @@ class PostgresStore(Store):
         return mask_url(self.path)
 
     def _connect(self) -> PgConnection:
-        return PgConnection(self.path)
+        return PgConnection(self.path, read_only=self.read_only)
 
     def close(self) -> None:
         with contextlib.suppress(psycopg.Error):
@@ -196,6 +201,8 @@ class PostgresStore(Store):
                 if cursor.description is None:
                     return [], []
                 return [d.name for d in cursor.description], cursor.fetchall()
+        except psycopg.errors.ReadOnlySqlTransaction as exc:
+            raise read_only_refused(self, _reason(exc)) from None
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             if self._is_lost(exc):
                 raise self._lost(exc) from None
@@ -229,6 +236,8 @@ class PostgresStore(Store):
                 view = buffer.getbuffer()
                 for start in range(0, len(view), 1 << 20):
                     copy.write(view[start:start + (1 << 20)])
+        except psycopg.errors.ReadOnlySqlTransaction as exc:
+            raise read_only_refused(self, _reason(exc)) from None
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             if self._is_lost(exc):
                 raise self._lost(exc) from None
@@ -247,23 +256,46 @@ class PostgresStore(Store):
             self._run(f"INSERT INTO {table} ({names}) SELECT {names} FROM {stage} ON CONFLICT DO NOTHING", None)
             self._run(f"TRUNCATE {stage}", None)
 
+    @contextlib.contextmanager
+    def scratch(self) -> Iterator[None]:
+        """Writes to this session's temporary tables, even on a read-only open.
+
+        A read-only session's transactions are read-only, and PostgreSQL refuses CREATE even of a
+        temporary table in them; outside a transaction the block runs in its own ``BEGIN READ WRITE``
+        that touches nothing but ``pg_temp``. Inside a read-only transaction it cannot, and says so.
+        """
+        if not self.read_only:
+            yield
+            return
+        if self._depth:
+            raise StoreError("a read-only store cannot make a temporary table inside a transaction",
+                             where=self.shown_path, fix="register the table before the transaction starts")
+        self._run("BEGIN READ WRITE", None)
+        try:
+            yield
+        except BaseException:
+            self._rollback()
+            raise
+        self._run("COMMIT", None)
+
     def with_ids(self, name: str, values: Iterable[str]) -> str:
         return self.register(name, pa.table({"id": pa.array(sorted(set(values)), type=pa.string())}))
 
     def register(self, name: str, arrow: pa.Table) -> str:
         columns = ", ".join(f'"{f.name}" {_pg_type(f.type)}' for f in arrow.schema)
-        self._run(f"DROP TABLE IF EXISTS pg_temp.{name}", None)
-        self._run(f"CREATE TEMP TABLE {name} ({columns})", None)
-        if arrow.num_rows:
-            self._copy(name, arrow)
-        if "id" in arrow.column_names and arrow.num_rows > 1000:
-            self._run(f"ANALYZE {name}", None)
+        with self.scratch():
+            self._run(f"DROP TABLE IF EXISTS pg_temp.{name}", None)
+            self._run(f"CREATE TEMP TABLE {name} ({columns})", None)
+            if arrow.num_rows:
+                self._copy(f"pg_temp.{name}", arrow)
+            if "id" in arrow.column_names and arrow.num_rows > 1000:
+                self._run(f"ANALYZE pg_temp.{name}", None)
         return name
 
     def release(self, name: str) -> None:
         if self.con.raw.closed or self.con.raw.broken:
             return
-        with contextlib.suppress(psycopg.Error):
+        with contextlib.suppress(psycopg.Error, StoreError), self.scratch():
             self._run(f"DROP TABLE IF EXISTS pg_temp.{name}", None)
 
     def _guard(self, table: str) -> None:
