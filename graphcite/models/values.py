@@ -1,0 +1,138 @@
+"""Value types passed between ingest, claims and verify (frozen dataclasses; offsets are code points)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "AtomicClaim",
+    "CitationRef",
+    "ExtractedValue",
+    "InputAnswer",
+    "InputClaim",
+    "ParsedDocument",
+    "ParsedUnit",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedValue:
+    """A typed value found by :func:`graphcite.extract_values`; end is exclusive (code points)."""
+
+    start: int
+    end: int
+    surface: str
+    magnitude: float | None
+    unit: str | None = None
+    dimensionality: str | None = None
+    kind: str = "number"
+    counted_noun: str | None = None
+    bound: str = "exact"
+    low: float | None = None
+    high: float | None = None
+    role: str | None = None
+    measured: str | None = None
+
+    def shifted(self, offset: int) -> ExtractedValue:
+        """The same value with offsets moved by ``offset`` (unit -> document coordinates)."""
+        from dataclasses import replace
+
+        return replace(self, start=self.start + offset, end=self.end + offset)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedUnit:
+    """A block found by a parser; offsets are code points into ParsedDocument.text."""
+
+    start: int
+    end: int
+    block_type: str
+    heading_path: tuple[str, ...] = ()
+    page: int | None = None
+    symbol: str | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    table_headers: tuple[str, ...] | None = None
+    cells: tuple[tuple[int, int], ...] | None = None  # table rows: document offsets of each cell's text
+
+
+@dataclass(slots=True)
+class ParsedDocument:
+    """What a parser returns: the document text (never normalised) and its units."""
+
+    text: str
+    format: str
+    units: list[ParsedUnit]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    build_role: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CitationRef:
+    """A citation as read from an answer, before resolution against the store."""
+
+    source: str | None = None
+    revision: str | None = None
+    chunk_id: str | None = None
+    start: int | None = None
+    end: int | None = None
+    quote: str | None = None
+    role: str | None = None
+    page: int | None = None
+    page_end: int | None = None
+    # why the citation cannot be used as written (a bad offset or page, a malformed marker); the answer
+    # is still read, and verification marks this citation invalid (GC105) instead of refusing the answer
+    defect: str | None = None
+    # the text of the claim this citation was given for: what a citation without a span is located for
+    # (set by the answer readers; not part of the citation's identity, so never compared or shown)
+    claim: str | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class InputClaim:
+    """A claim as given in an answer: its text, citations, declared type and premises."""
+
+    text: str
+    citations: tuple[CitationRef, ...] = ()
+    claim_type: str | None = None
+    premises: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class InputAnswer:
+    """An answer in the one internal form every format reads into."""
+
+    answer_id: str
+    question: str | None
+    claims: tuple[InputClaim, ...]
+    format: str
+    documents: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AtomicClaim:
+    """One proposition with its qualifiers made explicit; spans are offsets into the sentence."""
+
+    text: str
+    span: tuple[int, int]
+    subject: str | None = None
+    subject_span: tuple[int, int] | None = None
+    predicate: str | None = None
+    predicate_span: tuple[int, int] | None = None
+    object: str | None = None
+    object_span: tuple[int, int] | None = None
+    negated: bool = False
+    negation_cue: str | None = None
+    modality: str = "asserted"
+    modality_cue: str | None = None
+    tense: str = "current"
+    time_cue: str | None = None
+    conditions: tuple[str, ...] = ()
+    quantifier: str | None = None
+    entity: str | None = None
+    values: tuple[ExtractedValue, ...] = ()
+    connective: str | None = None
+    joins: tuple[int, int] | None = None
+    claim_type: str = "direct"
+    sentence: str | None = None  # the whole input claim this part came from
