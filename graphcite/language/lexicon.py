@@ -9,7 +9,8 @@ The knowledge is compiled by ``scripts/build_lexicon.py`` into ``data/wordnet.bi
 the package, licence in ``data/WORDNET-LICENSE``); it is read once, lazily, with the standard library.
 Every function takes words in any case ("Break_up", "break up" and "BREAK UP" are one lemma), looks
 them up by their WordNet base forms ("geese" -> "goose", "strongest" -> "strong") and answers from
-dict and set look-ups cached per word.
+dict and set look-ups cached per word; reading words into lemmas and senses is
+:mod:`graphcite.language.lexicon_forms`'s job.
 
 Choices that keep the answers safe for a checker:
 
@@ -41,16 +42,25 @@ Choices that keep the answers safe for a checker:
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
-from graphcite.errors import InputError
 from graphcite.language.lexicon_data import lexicon_digest
 from graphcite.language.lexicon_data import load_tables as _lexicon
+from graphcite.language.lexicon_forms import (
+    ADJ,
+    NOUN,
+    Senses,
+    base_form,
+    base_forms,
+    degree_pairs,
+    is_known,
+    lookup,
+    normalise,
+    pos_letter,
+    readings_of,
+    senses_of,
+)
 
 __all__ = [
     "RELATIONS",
@@ -66,6 +76,7 @@ __all__ = [
     "is_sibling",
     "is_synonym",
     "lexicon_digest",
+    "name_class",
     "nationality_of",
     "related",
     "synonyms",
@@ -76,191 +87,8 @@ RELATIONS: Final[tuple[str, ...]] = ("same", "synonym", "antonym", "hypernym", "
                                      "sibling", "topic")
 """What :func:`related` can answer, in the order it tests them (the first that holds wins)."""
 
-_NOUN, _VERB, _ADJ, _ADV = 1, 2, 4, 8
-_BIT_OF_POS = {"n": _NOUN, "v": _VERB, "a": _ADJ, "s": _ADJ, "r": _ADV}
-_POS_NAMES = {
-    "n": "n", "noun": "n", "propn": "n", "v": "v", "verb": "v", "aux": "v",
-    "a": "a", "s": "a", "adj": "a", "adjective": "a", "r": "r", "adv": "r", "adverb": "r",
-}
-# WordNet's morphy detachment rules: (suffix, replacement), tried when no exception applies.
-_RULES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
-    "n": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
-          ("shes", "sh"), ("men", "man"), ("ies", "y")),
-    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
-          ("ing", "")),
-    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
-    "r": (),
-}
-_MIN_RULE_BASE = 3  # a rule never yields a base shorter than this ("is" -> "i", "us" -> "u" are refused)
-_SPACES = re.compile(r"[\s_]+")
 _MIN_COHYPONYM_DEPTH = 7  # a shared class this deep is a real kind ("precipitation"), not "device" or "covering"
 _MIN_NOUN_DEPTH = 3  # nouns nearer the root ("entity", "physical entity", "object", "whole") are too general
-
-
-@dataclass(frozen=True, slots=True)
-class _Reading:
-    """One analysis of a word: a WordNet lemma id, the parts of speech it may be, and its degree."""
-
-    lemma: int
-    pos_mask: int
-    degree: int  # 0 plain, 1 comparative, 2 superlative
-
-
-def _degree_of(form: str) -> int:
-    return 2 if form.endswith("st") else 1
-
-
-# -- words and base forms ------------------------------------------------------------------------
-
-
-def _normalise(word: str) -> str:
-    return _SPACES.sub(" ", word.replace("’", "'")).strip().lower()
-
-
-def _pos_letter(pos: str | None) -> str | None:
-    if pos is None:
-        return None
-    letter = _POS_NAMES.get(pos.strip().lower())
-    if letter is None:
-        raise InputError(f"unknown part of speech {pos!r}", where="pos",
-                         fix="use one of n, v, a, r (or noun, verb, adj, adv), or None for any")
-    return letter
-
-
-def _lookup(form: str) -> int | None:
-    """The lemma id of a normalised form, trying hyphen/space variants ("well known" = "well-known")."""
-    index = _lexicon().index
-    for variant in (form, form.replace("-", " "), form.replace(" ", "-"), form.replace("-", "")):
-        found = index.get(variant)
-        if found is not None:
-            return found
-    return None
-
-
-def _has_pos(lemma: int, letter: str) -> bool:
-    return bool(_lexicon().word_pos[lemma] & _BIT_OF_POS[letter])
-
-
-@lru_cache(maxsize=65_536)
-def _readings(form: str) -> tuple[_Reading, ...]:
-    """Every WordNet analysis of a normalised form: exceptions, the form itself, detachment rules."""
-    lex = _lexicon()
-    found: dict[tuple[int, int], int] = {}
-
-    def add(base: str, letter: str | None, degree: int) -> None:
-        lemma = _lookup(base)
-        if lemma is None:
-            return
-        mask = lex.word_pos[lemma] if letter is None else _BIT_OF_POS[letter]
-        if mask & lex.word_pos[lemma]:
-            key = (lemma, degree)
-            found[key] = found.get(key, 0) | (mask & lex.word_pos[lemma])
-
-    for letter in ("a", "r"):  # comparatives and superlatives first: "better" is read as "good" + 1
-        for base in lex.exceptions[letter].get(form, ()):
-            add(base, letter, _degree_of(form))
-    add(form, None, 0)
-    for letter in ("n", "v"):
-        for base in lex.exceptions[letter].get(form, ()):
-            add(base, letter, 0)
-    for letter in ("n", "v", "a"):
-        for suffix, ending in _RULES[letter]:
-            if form.endswith(suffix) and len(form) - len(suffix) + len(ending) >= _MIN_RULE_BASE:
-                base = form[: len(form) - len(suffix)] + ending
-                lemma = _lookup(base)
-                if lemma is not None and _has_pos(lemma, letter):
-                    add(base, letter, (2 if suffix == "est" else 1) if letter == "a" else 0)
-    if " " in form and not found:  # a collocation inflects its verb or its head noun: "breaking up", "ice creams"
-        first, _, rest = form.partition(" ")
-        for base in _inflection_bases(first, "v"):
-            add(f"{base} {rest}", "v", 0)
-        start, _, last = form.rpartition(" ")
-        for base in _inflection_bases(last, "n"):
-            add(f"{start} {base}", "n", 0)
-    return tuple(_Reading(lemma, mask, degree) for (lemma, degree), mask in found.items())
-
-
-def _inflection_bases(word: str, letter: str) -> list[str]:
-    """Candidate base forms of one inflected word (exceptions, then detachment rules), unchecked."""
-    out = list(_lexicon().exceptions[letter].get(word, ()))
-    for suffix, ending in _RULES[letter]:
-        if word.endswith(suffix) and len(word) - len(suffix) + len(ending) >= _MIN_RULE_BASE:
-            out.append(word[: len(word) - len(suffix)] + ending)
-    return out
-
-
-@lru_cache(maxsize=65_536)
-def base_forms(word: str, pos: str | None = None) -> tuple[str, ...]:
-    """Every WordNet base form of ``word`` (for one part of speech when ``pos`` is given), best first.
-
-    "geese" -> ("goose",); "strongest" -> ("strong",); "better" -> ("good", "well", "better");
-    "saw" -> ("saw", "see"). A word WordNet does not know is its own base form.
-    """
-    letter = _pos_letter(pos)
-    form = _normalise(word)
-    lex = _lexicon()
-    out: list[str] = []
-    for reading in _readings(form):
-        if letter is None or reading.pos_mask & _BIT_OF_POS[letter]:
-            name = lex.words[reading.lemma]
-            if name not in out:
-                out.append(name)
-    return tuple(out) or (form,)
-
-
-def base_form(word: str, pos: str | None = None) -> str:
-    """The preferred WordNet base form: "strongest" -> "strong", "better" -> "good", "geese" -> "goose".
-
-    An irregular comparative or superlative wins over the word's own entry ("best" -> "good"); a noun
-    or verb exception only applies when the word is not a lemma itself ("saw" stays "saw", "ran" ->
-    "run"). Pass ``pos`` ("n", "v", "a", "r") to choose a reading.
-    """
-    return base_forms(word, pos)[0]
-
-
-def is_known(word: str) -> bool:
-    """Whether WordNet knows the word or one of its base forms."""
-    return bool(_readings(_normalise(word)))
-
-
-# -- per-word sense sets -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Senses:
-    """What one word stands for: dominant synsets and lemma ids per degree, all plain synsets, and
-    whether it may take part in relations at all (function words and single letters may not)."""
-
-    by_degree: dict[int, frozenset[int]]
-    lemmas: dict[int, frozenset[int]]
-    every: frozenset[int]
-    active: bool
-
-
-@lru_cache(maxsize=65_536)
-def _senses(form: str, letter: str | None = None) -> _Senses:
-    lex = _lexicon()
-    active = len(form) > 1 and form not in lex.function_words
-    by_degree: dict[int, set[int]] = defaultdict(set)
-    lemmas: dict[int, set[int]] = defaultdict(set)
-    every: set[int] = set()
-    for reading in _readings(form):
-        mask = reading.pos_mask if letter is None else reading.pos_mask & _BIT_OF_POS[letter]
-        if not mask:
-            continue
-        lemmas[reading.degree].add(reading.lemma)
-        by_degree[reading.degree].update(s for s in lex.core(reading.lemma) if _BIT_OF_POS[lex.pos[s]] & mask)
-        if not reading.degree:
-            every.update(s for s in lex.senses[reading.lemma] if _BIT_OF_POS[lex.pos[s]] & mask)
-    return _Senses({d: frozenset(v) for d, v in by_degree.items()},
-                   {d: frozenset(v) for d, v in lemmas.items()}, frozenset(every), active)
-
-
-def _degree_pairs(a: _Senses, b: _Senses) -> Iterable[tuple[frozenset[int], frozenset[int]]]:
-    for degree, senses in a.by_degree.items():
-        other = b.by_degree.get(degree)
-        if other:
-            yield senses, other
 
 
 # -- synonyms ------------------------------------------------------------------------------------
@@ -274,8 +102,8 @@ def synonyms(word: str, pos: str | None = None) -> frozenset[str]:
     "physician" -> {"doctor", "doc", "md", "dr.", "medico"}; "break_up" and "break up" give the same
     set. Function words and comparatives/superlatives ("strongest") have none.
     """
-    form = _normalise(word)
-    found = _senses(form, _pos_letter(pos))
+    form = normalise(word)
+    found = senses_of(form, pos_letter(pos))
     lex = _lexicon()
     if not found.active:
         return frozenset()
@@ -284,13 +112,13 @@ def synonyms(word: str, pos: str | None = None) -> frozenset[str]:
                      if m not in own and s in lex.core(m) and lex.words[m] not in lex.function_words)
 
 
-def _synonymous(a: _Senses, b: _Senses) -> bool:
-    return any(sa & sb for sa, sb in _degree_pairs(a, b))
+def _synonymous(a: Senses, b: Senses) -> bool:
+    return any(sa & sb for sa, sb in degree_pairs(a, b))
 
 
 def is_synonym(a: str, b: str) -> bool:
     """Whether two words share a WordNet synset at the same degree ("big"/"large", "biggest"/"largest")."""
-    return _test("synonym", _normalise(a), _normalise(b))
+    return _test("synonym", normalise(a), normalise(b))
 
 
 # -- antonyms ------------------------------------------------------------------------------------
@@ -336,12 +164,12 @@ def _lemma_opposites(lemmas: frozenset[int]) -> frozenset[int]:
     return frozenset().union(*(pairs.get(x, ()) for x in _with_adjectives(lemmas)))
 
 
-def _opposed(a: _Senses, b: _Senses) -> bool:
+def _opposed(a: Senses, b: Senses) -> bool:
     for degree, lemmas in a.lemmas.items():
         others = b.lemmas.get(degree)
         if others and _lemma_opposites(lemmas) & _with_adjectives(others):
             return True
-    for sa, sb in _degree_pairs(a, b):
+    for sa, sb in degree_pairs(a, b):
         own_a, own_b = _own(sa), _own(sb)
         if _opposites(own_a) & own_b:
             return True  # a direct WordNet antonym between two dominant senses
@@ -360,7 +188,7 @@ def is_antonym(a: str, b: str) -> bool:
     adjective: "heavily"/"lightly"), a direct antonym between dominant senses, or a satellite against
     the opposed head ("ponderous"/"light"); never for words that also share a synset.
     """
-    return _test("antonym", _normalise(a), _normalise(b))
+    return _test("antonym", normalise(a), normalise(b))
 
 
 @lru_cache(maxsize=65_536)
@@ -368,7 +196,7 @@ def antonyms(word: str, pos: str | None = None) -> frozenset[str]:
     """The word's lemma-level antonyms (WordNet's and the curated ones), through its base forms and,
     for an adverb, the adjective it comes from: "increase" -> {"decrease"}, "heavily" -> {"lightly", ...}."""
     lex = _lexicon()
-    found = _senses(_normalise(word), _pos_letter(pos))
+    found = senses_of(normalise(word), pos_letter(pos))
     if not found.active:
         return frozenset()
     return frozenset(lex.words[y] for y in _lemma_opposites(found.lemmas.get(0, frozenset())))
@@ -402,7 +230,7 @@ def _specific(synset: int) -> bool:
     return _depth(synset) >= (_MIN_NOUN_DEPTH if _lexicon().pos[synset] == "n" else 1)
 
 
-def _kind_of(a: _Senses, b: _Senses) -> bool:
+def _kind_of(a: Senses, b: Senses) -> bool:
     general = frozenset(filter(_specific, b.by_degree.get(0, ())))
     if not general:
         return False
@@ -414,7 +242,7 @@ def _parents(synset: int) -> frozenset[int]:
     return frozenset(lex.hypernyms[synset] + lex.instance_of.get(synset, ()))
 
 
-def _kind_of_either(a: _Senses, b: _Senses) -> bool:
+def _kind_of_either(a: Senses, b: Senses) -> bool:
     """A direct kind through one side's less used senses, the other side's senses staying dominant:
     "hike" (its walking sense) is a kind of "walk"; "meat" of "food" (its general sense). One step
     only: further up, a rare sense reaches almost anything ("lead" as graphite, a kind of carbon)."""
@@ -429,7 +257,7 @@ def is_kind_of(a: str, b: str) -> bool:
 
     "beijing" is a kind of "city" and of "location"; "car" of "vehicle"; "physician" of "person".
     """
-    return _test("kind", _normalise(a), _normalise(b))
+    return _test("kind", normalise(a), normalise(b))
 
 
 # -- derivations and topics ----------------------------------------------------------------------
@@ -444,7 +272,7 @@ def _family(synsets: frozenset[int]) -> frozenset[int]:
     return frozenset(out)
 
 
-def _derived(a: _Senses, b: _Senses) -> bool:
+def _derived(a: Senses, b: Senses) -> bool:
     """A lemma-level derivation or pertainym between the words, in any sense: they share a stem."""
     links = _lexicon().derived_words
     for degree, lemmas in a.lemmas.items():
@@ -454,7 +282,7 @@ def _derived(a: _Senses, b: _Senses) -> bool:
     return False
 
 
-def _topical(a: _Senses, b: _Senses) -> bool:
+def _topical(a: Senses, b: Senses) -> bool:
     """A topic domain of one word's dominant senses, or of a synset derived from them, is a dominant
     sense of the other ("physician" -> "doctor" (verb) -> medicine)."""
     domains = _lexicon().domains
@@ -467,7 +295,7 @@ def _topical(a: _Senses, b: _Senses) -> bool:
 
 def is_derived(a: str, b: str) -> bool:
     """Whether WordNet links the words by derivation or pertainym: "politician"/"politics", "dutch"/"netherlands"."""
-    return _test("derived", _normalise(a), _normalise(b))
+    return _test("derived", normalise(a), normalise(b))
 
 
 # -- siblings ------------------------------------------------------------------------------------
@@ -511,12 +339,12 @@ def _places(form: str) -> frozenset[int]:
     """The named instances a word may stand for: its own instance senses, the places of a nationality word."""
     lex = _lexicon()
     out: set[int] = set()
-    for reading in _readings(form):
+    for reading in readings_of(form):
         if reading.degree:
             continue
-        if reading.pos_mask & (_NOUN | _ADJ):  # "polished" is not read as "Polish"
+        if reading.pos_mask & (NOUN | ADJ):  # "polished" is not read as "Polish"
             out.update(lex.nationality.get(reading.lemma, ()))
-        if reading.pos_mask & _NOUN and reading.lemma in lex.instance_words:
+        if reading.pos_mask & NOUN and reading.lemma in lex.instance_words:
             out.update(s for s in lex.senses[reading.lemma] if s in lex.instance_of)
     return frozenset(out)
 
@@ -534,7 +362,7 @@ def _members(form: str) -> frozenset[int]:
     """The synsets of a word that are members of a safe sibling class (weekdays, months, ...)."""
     lex = _lexicon()
     safe, allowed = lex.safe_class, lex.safe_words
-    return frozenset(s for r in _readings(form) if not r.degree and r.pos_mask & _NOUN and r.lemma in allowed
+    return frozenset(s for r in readings_of(form) if not r.degree and r.pos_mask & NOUN and r.lemma in allowed
                      for s in lex.senses[r.lemma] if s in safe)
 
 
@@ -567,7 +395,7 @@ def _near_classes(synset: int) -> frozenset[int]:
 @lru_cache(maxsize=1)
 def _physical() -> frozenset[int]:
     """WordNet's "physical entity": things and natural processes, not acts, speech or ideas."""
-    lemma = _lookup("physical entity")
+    lemma = lookup("physical entity")
     return frozenset(_lexicon().senses[lemma]) if lemma is not None else frozenset()
 
 
@@ -578,10 +406,10 @@ def is_cohyponym(a: str, b: str) -> bool:
     Weaker than :func:`is_sibling` (a claim may name the class by another member only when the
     evidence stands in the same place), so callers anchor it; never for related words.
     """
-    fa, fb = _normalise(a), _normalise(b)
+    fa, fb = normalise(a), normalise(b)
     if fa == fb or _related(fa, fb) is not None:
         return False
-    sa, sb = _senses(fa, "n"), _senses(fb, "n")
+    sa, sb = senses_of(fa, "n"), senses_of(fb, "n")
     if not (sa.active and sb.active):
         return False
     near_b = frozenset().union(*(_near_classes(s) for s in sb.by_degree.get(0, ())))
@@ -595,17 +423,29 @@ def is_sibling(a: str, b: str) -> bool:
     words ("dutch"/"belgian"), two weekdays, months, seasons, compass points or currencies. Never a
     place and what contains it ("lyon"/"france"), and never common nouns in general ("dog"/"cat").
     """
-    return _test("sibling", _normalise(a), _normalise(b))
+    return _test("sibling", normalise(a), normalise(b))
 
 
 @lru_cache(maxsize=65_536)
 def nationality_of(word: str) -> str | None:
     """The place a nationality or demonym word belongs to: "dutch" -> "netherlands", "belgian" -> "belgium"."""
     lex = _lexicon()
-    for reading in _readings(_normalise(word)):
+    for reading in readings_of(normalise(word)):
         places = lex.nationality.get(reading.lemma)
-        if places and not reading.degree and reading.pos_mask & (_NOUN | _ADJ):
+        if places and not reading.degree and reading.pos_mask & (NOUN | ADJ):
             return lex.words[lex.members[places[0]][0]]
+    return None
+
+
+@lru_cache(maxsize=65_536)
+def name_class(word: str) -> str | None:
+    """The class of the named instance a word names, in its first such reading: "paris" -> "national
+    capital", "ohio" -> "american state", "einstein" -> "physicist"; None for a word that names nothing."""
+    lex = _lexicon()
+    for instance in sorted(_places(normalise(word))):
+        classes = lex.instance_of.get(instance, ())
+        if classes:
+            return lex.words[lex.members[classes[0]][0]]
     return None
 
 
@@ -615,7 +455,7 @@ def nationality_of(word: str) -> str | None:
 @lru_cache(maxsize=262_144)
 def _test(test: str, fa: str, fb: str) -> bool:
     """One yes/no relation between two normalised forms, cached per pair."""
-    sa, sb = _senses(fa), _senses(fb)
+    sa, sb = senses_of(fa), senses_of(fb)
     if not (sa.active and sb.active):
         return False
     if test == "synonym":
@@ -635,7 +475,7 @@ def _test(test: str, fa: str, fb: str) -> bool:
 def _related(fa: str, fb: str) -> Relation | None:
     if fa == fb:
         return "same"
-    sa, sb = _senses(fa), _senses(fb)
+    sa, sb = senses_of(fa), senses_of(fb)
     if any(la & lb for la, lb in ((sa.lemmas[d], sb.lemmas.get(d, frozenset())) for d in sa.lemmas)):
         return "same"
     if not (sa.active and sb.active):
@@ -674,4 +514,4 @@ def related(a: str, b: str) -> Relation | None:
     Accept ``same``/``synonym``/``hypernym``/``derived`` as paraphrase, veto ``antonym``/``sibling``;
     ``hyponym`` (more specific) and ``topic`` are weaker and left to the caller.
     """
-    return _related(_normalise(a), _normalise(b))
+    return _related(normalise(a), normalise(b))
