@@ -40,6 +40,7 @@ from graphcite.distributed.runtime import check_engine, check_workers
 from graphcite.errors import GraphciteError, make_error
 from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.store import Store, copy_store, utcnow
+from graphcite.store.queries import verify as reads
 from graphcite.verify.check import check_audience, earlier_checks, record_rows, resolve_answer
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
@@ -214,10 +215,8 @@ def _finish(store: Store, reports: dict[int, dict[str, Any]], items: dict[int, B
     config_json = json.dumps(config.as_dict(), sort_keys=True, default=str)
     revs = {index: stored_rev[index] or answer_rev_for(items[index].answer) for index in reports}
     with store.transaction():
-        where, params = store.in_list("answer_rev", revs.values())
-        known = {r["answer_rev"] for r in store.rows(f"SELECT answer_rev FROM answer WHERE {where}", params)}
-        checked = {r["answer_rev"]: int(r["n"]) for r in store.rows(
-            f"SELECT answer_rev, count(*) AS n FROM verification WHERE {where} GROUP BY answer_rev", params)}
+        known = reads.stored_answer_revs(store, revs.values())
+        checked = reads.record_counts(store, revs.values())
         new: dict[str, tuple[InputAnswer, list[list[AtomicClaim]]]] = {}
         for index in sorted(reports):
             rev = revs[index]

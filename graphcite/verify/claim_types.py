@@ -22,6 +22,7 @@ from typing import Any
 
 from graphcite.models import ClaimStatus, ClaimVerdict, FindingOut, InferenceOut, InputAnswer, Relation
 from graphcite.store import Store
+from graphcite.store.queries import verify as reads
 
 __all__ = ["mark_claim_types", "mark_reviews"]
 
@@ -63,16 +64,8 @@ def mark_reviews(store: Store, claims: Sequence[dict[str, Any]]) -> None:
         return
     ids: Mapping[int, str] = {c["index"]: c["claim_id"] for c in claims if c.get("claim_id")}
     wanted = sorted({c["claim_id"] for c in inferences if c.get("claim_id")})
-    labels: dict[str, set[str]] = {}
-    accepted: set[str] = set()
-    if wanted:
-        where, params = store.in_list("claim_id", wanted)
-        for row in store.rows(f"SELECT claim_id, label FROM annotation WHERE {where} ORDER BY claim_id, label",
-                              params):
-            labels.setdefault(row["claim_id"], set()).add(row["label"])
-        if "acceptance" in store.table_names():  # created by the first `graphcite accept`
-            accepted = {r["claim_id"] for r in store.rows(f"SELECT DISTINCT claim_id FROM acceptance WHERE {where}",
-                                                          params)}
+    labels = reads.annotation_labels(store, wanted)
+    accepted = reads.accepted_claims(store, wanted)
     for claim in inferences:
         block = claim["inference"]
         premise_ids = [ids[i] for i in block["premises"] if i in ids]

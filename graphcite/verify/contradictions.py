@@ -15,6 +15,7 @@ from typing import Any
 from graphcite.language.values import values_agree
 from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
 from graphcite.store import Store
+from graphcite.store.queries import contradictions as reads
 from graphcite.verify.evidence import negation_of
 from graphcite.verify.lexical import lexical_score, support_terms
 from graphcite.verify.resolve import ResolvedCitation
@@ -107,42 +108,12 @@ def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicC
     if not wanted:
         return {}
     cited_units = {c.unit_id for c in resolved if c.unit_id}
-    candidates = store.rows(f"""
-        WITH _gc_claim_terms AS (
-            SELECT unnest(?::INTEGER[]) AS ci, unnest(?::INTEGER[]) AS pi, unnest(?::VARCHAR[]) AS term
-        ), df AS (
-            SELECT p.term, count(*) AS n FROM term_posting p
-            WHERE p.term IN (SELECT DISTINCT term FROM _gc_claim_terms) GROUP BY p.term
-        ), cap AS (
-            SELECT greatest(50, (SELECT count(*) FROM evidence_unit) * {COMMON_TERM_SHARE}) AS n
-        ), hits AS (
-            SELECT t.ci, t.pi, p.unit_id, count(*) AS shared
-            FROM _gc_claim_terms t
-            JOIN df ON df.term = t.term AND df.n <= (SELECT n FROM cap)
-            JOIN term_posting p ON p.term = t.term
-            GROUP BY t.ci, t.pi, p.unit_id
-        ), ranked AS (
-            SELECT *, row_number() OVER (PARTITION BY ci, pi ORDER BY shared DESC, unit_id) AS rk FROM hits
-        )
-        SELECT r.ci, r.pi, u.unit_id, u.text, u.status, u.source_key, u.heading_path_json, u.page,
-               u.revision_id, rev.visibility, rev.status AS doc_status
-        FROM ranked r
-        JOIN evidence_unit u ON u.unit_id = r.unit_id
-        JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id
-        JOIN source_revision rev ON rev.revision_id = u.revision_id
-        WHERE r.rk <= {CANDIDATES_PER_PART}
-        ORDER BY r.ci, r.pi, r.shared DESC, u.unit_id""", [rows_claim, rows_part, rows_term])
+    candidates = reads.contradiction_candidates(store, rows_claim, rows_part, rows_term, per_part=CANDIDATES_PER_PART,
+                                                common_share=COMMON_TERM_SHARE)
     if not candidates:
         return {}
-    unit_ids = sorted({c["unit_id"] for c in candidates})
-    value_rows = store.rows("SELECT t.*, u.start AS unit_start FROM typed_value t "
-                            "JOIN evidence_unit u ON u.unit_id = t.unit_id "
-                            "WHERE t.unit_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY t.unit_id, t.start", [unit_ids])
-    superseded = {r["to_key"]: r["from_key"] for r in store.rows("""
-        SELECT l.to_key, min(l.from_key) AS from_key FROM source_link l
-        JOIN source_revision r ON r.revision_id = l.declared_in
-        JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
-        WHERE l.relation = 'supersedes' GROUP BY l.to_key""")}
+    value_rows = reads.values_with_unit_start(store, {c["unit_id"] for c in candidates})
+    superseded = reads.superseded_sources(store)
     values_by_unit: dict[str, list[ExtractedValue]] = {}
     for row in value_rows:
         values_by_unit.setdefault(row["unit_id"], []).append(_value_from_row(row))

@@ -40,6 +40,7 @@ from graphcite.ingest.values import extract_values, values_agree
 from graphcite.language.align import Alignment, align
 from graphcite.models import ExtractedValue
 from graphcite.store import Store
+from graphcite.store.queries import verify as reads
 from graphcite.verify.lexical import NUMBER_WORDS
 from graphcite.verify.rules.common import blank_values
 
@@ -173,12 +174,8 @@ def revision_indexes(store: Store, revision_ids: Iterable[str]) -> dict[str, Rev
     cache = _INDEXES.setdefault(store, {})
     missing = sorted({r for r in revision_ids if r not in cache})
     if missing:
-        where, params = store.in_list("u.revision_id", missing)
         built = {r: RevisionIndex({}, {}, {}) for r in missing}
-        for row in store.rows(f"""
-                SELECT u.*, (SELECT array_agg(p.term ORDER BY p.term) FROM term_posting p WHERE p.unit_id = u.unit_id)
-                       AS _terms
-                FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start""", params):
+        for row in reads.units_with_terms(store, missing):
             index = built[row["revision_id"]]
             terms = row.pop("_terms") or []
             index.units[row["unit_id"]] = row
@@ -376,17 +373,12 @@ def find_elsewhere(store: Store, queries: Sequence[ElsewhereQuery], *,
     wanted = {t for terms in terms_of.values() for t in terms}
     if not wanted:
         return {}
-    total = int(store.scalar("SELECT count(*) FROM evidence_unit") or 0)
-    where, params = store.in_list("p.term", wanted)
-    df = {r["term"]: r["n"] for r in store.rows(
-        f"SELECT p.term, count(*) AS n FROM term_posting p WHERE {where} GROUP BY p.term", params)}
+    total = reads.evidence_unit_count(store)
+    df = reads.term_frequencies(store, wanted)
     rare = {t for t, n in df.items() if n <= max(ELSEWHERE_COMMON_UNITS, total * ELSEWHERE_COMMON_SHARE)}
     if not rare:
         return {}
-    where, params = store.in_list("p.term", rare)
-    postings: dict[str, list[str]] = {}
-    for row in store.rows(f"SELECT p.term, p.unit_id FROM term_posting p WHERE {where}", params):
-        postings.setdefault(row["term"], []).append(row["unit_id"])
+    postings = reads.term_postings(store, rare)
     best: dict[int, list[str]] = {}
     for q in queries:
         scores: dict[str, float] = {}
@@ -398,15 +390,7 @@ def find_elsewhere(store: Store, queries: Sequence[ElsewhereQuery], *,
     units = {u for ids in best.values() for u in ids}
     if not units:
         return {}
-    where, params = store.in_list("u.unit_id", units)
-    visible = "AND rev.visibility <> 'restricted'" if audience == "public" else ""
-    rows = {r["unit_id"]: r for r in store.rows(f"""
-        SELECT u.unit_id, u.source_key, u.start, u."end", u.text, u.heading_path_json, u.table_headers_json,
-               u.symbol, rev.title
-        FROM evidence_unit u
-        JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id
-        JOIN source_revision rev ON rev.revision_id = u.revision_id
-        WHERE {where} AND u.status = 'current' AND rev.status = 'current' {visible}""", params)}
+    rows = reads.current_units(store, units, public=audience == "public")
     found: dict[int, dict[str, Any]] = {}
     for q in queries:
         numbers = _numbers(terms_of[q.index])

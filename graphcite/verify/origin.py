@@ -24,7 +24,7 @@ from graphcite.ingest.terms import content_terms
 from graphcite.language.values import values_agree
 from graphcite.models import ExtractedValue
 from graphcite.store import Store
-from graphcite.store.queries import RESTRICTED_KEYS_SQL
+from graphcite.store.queries import verify as reads
 
 __all__ = ["MIN_SUBJECT_SHARE", "OriginQuery", "restricted_origin", "restricted_origins"]
 
@@ -76,16 +76,10 @@ def _value(row: Mapping[str, Any]) -> ExtractedValue:
 
 def _units(store: Store, unit_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Text and typed values of some units, in two queries."""
-    ids = sorted(set(unit_ids))
-    if not ids:
-        return {}
-    units = {r["unit_id"]: {**r, "values": []} for r in store.rows(
-        "SELECT unit_id, text FROM evidence_unit WHERE unit_id IN (SELECT unnest(?::VARCHAR[]))", [ids])}
-    for row in store.rows("SELECT * FROM typed_value WHERE unit_id IN (SELECT unnest(?::VARCHAR[])) "
-                          "ORDER BY unit_id, start", [ids]):
-        if row["unit_id"] in units:
-            units[row["unit_id"]]["values"].append(_value(row))
-    return units
+    texts = reads.unit_texts(store, unit_ids)
+    values = reads.values_by_unit(store, texts)
+    return {unit_id: {"unit_id": unit_id, "text": text, "values": [_value(v) for v in values.get(unit_id, [])]}
+            for unit_id, text in texts.items()}
 
 
 def _candidates(store: Store, terms_per_query: list[set[str]]) -> dict[int, list[str]]:
@@ -96,31 +90,7 @@ def _candidates(store: Store, terms_per_query: list[set[str]]) -> dict[int, list
         for term in sorted(terms):
             qi.append(i)
             qterms.append(term)
-    if not qterms:
-        return {}
-    rows = store.rows(f"""
-        WITH q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS term),
-        ru AS (SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})),
-        hits AS (
-            SELECT q.qi, p.unit_id, count(*) AS shared
-            FROM q JOIN term_posting p ON p.term = q.term JOIN ru ON ru.unit_id = p.unit_id
-            GROUP BY q.qi, p.unit_id),
-        ranked AS (SELECT *, row_number() OVER (PARTITION BY qi ORDER BY shared DESC, unit_id) AS rk FROM hits)
-        SELECT qi, unit_id FROM ranked WHERE rk <= {CANDIDATES_PER_CLAIM} ORDER BY qi, rk""", [qi, qterms])
-    out: dict[int, list[str]] = {}
-    for row in rows:
-        out.setdefault(row["qi"], []).append(row["unit_id"])
-    return out
-
-
-def _public_terms(store: Store, terms: set[str]) -> set[str]:
-    """The terms some unit of a source that is not restricted contains."""
-    if not terms:
-        return set()
-    return {r["term"] for r in store.rows(f"""
-        SELECT DISTINCT p.term FROM term_posting p JOIN evidence_unit u ON u.unit_id = p.unit_id
-        WHERE p.term IN (SELECT unnest(?::VARCHAR[])) AND u.source_key NOT IN ({RESTRICTED_KEYS_SQL})""",
-                                        [sorted(terms)])}
+    return reads.restricted_candidates(store, qi, qterms, per_query=CANDIDATES_PER_CLAIM)
 
 
 def restricted_origins(store: Store, queries: Sequence[OriginQuery]) -> dict[str, list[str]]:
@@ -129,7 +99,7 @@ def restricted_origins(store: Store, queries: Sequence[OriginQuery]) -> dict[str
     A few queries in all, whatever the number of claims; none but one count when the store holds no
     restricted source.
     """
-    if not queries or not store.scalar(f"SELECT count(*) FROM ({RESTRICTED_KEYS_SQL}) restricted"):
+    if not queries or not reads.has_restricted_sources(store):
         return {}
     subject = [_terms(_numberless(q.text, q.values)) for q in queries]
     search = [set(content_terms(q.text)) for q in queries]
@@ -143,7 +113,7 @@ def restricted_origins(store: Store, queries: Sequence[OriginQuery]) -> dict[str
     for q, terms in zip(queries, subject, strict=True):
         seen = set().union(*(cited_terms.get(u, set()) for u in q.cited_unit_ids))
         missing.append(terms - seen)
-    public = _public_terms(store, set().union(*missing))
+    public = reads.public_terms(store, set().union(*missing))
     out: dict[str, list[str]] = {}
     for i, q in enumerate(queries):
         if i not in candidates:

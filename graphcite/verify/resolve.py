@@ -31,6 +31,7 @@ from typing import Any
 
 from graphcite.models import CitationRef, ExtractedValue
 from graphcite.store import Store
+from graphcite.store.queries import resolve as reads
 from graphcite.verify.catalogue import CODES
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.locate import ElsewhereQuery, LocateQuery, find_elsewhere, rank_units
@@ -93,81 +94,46 @@ class _Fetched:
         chunk_ids = {r.chunk_id for r in refs if r.chunk_id}
         keys = {r.source for r in refs if r.source}
         pinned = {r.revision for r in refs if r.revision}
-        self.units: dict[str, dict[str, Any]] = {}
-        if chunk_ids:
-            where, params = store.in_list("u.unit_id", chunk_ids)
-            for row in store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where}", params):
-                self.units[row["unit_id"]] = row
+        self.units: dict[str, dict[str, Any]] = {row["unit_id"]: row for row in reads.units_by_id(store, chunk_ids)}
         keys |= {u["source_key"] for u in self.units.values()}
-        self.sources: dict[str, dict[str, Any]] = {}
-        if keys:
-            where, params = store.in_list("s.key", keys)
-            for row in store.rows(f"SELECT s.* FROM source s WHERE {where}", params):
-                self.sources[row["key"]] = row
+        self.sources: dict[str, dict[str, Any]] = {row["key"]: row for row in reads.sources_by_key(store, keys)}
         self.aliases, self.alias_problems = source_aliases(store, keys - set(self.sources))
-        if set(self.aliases.values()) - set(self.sources):
-            where, params = store.in_list("s.key", set(self.aliases.values()) - set(self.sources))
-            for row in store.rows(f"SELECT s.* FROM source s WHERE {where}", params):
-                self.sources[row["key"]] = row
+        for row in reads.sources_by_key(store, set(self.aliases.values()) - set(self.sources)):
+            self.sources[row["key"]] = row
         revision_ids = {s["current_revision"] for s in self.sources.values()}
         revision_ids |= {u["revision_id"] for u in self.units.values()}
-        self.revisions: dict[str, dict[str, Any]] = {}
-        if revision_ids or pinned:
-            where, params = store.in_list("r.revision_id", revision_ids | pinned)
-            for row in store.rows(f"SELECT r.* FROM source_revision r WHERE {where}", params):
+        self.revisions: dict[str, dict[str, Any]] = {
+            row["revision_id"]: row for row in reads.revisions_by_id(store, revision_ids | pinned)}
+        # a revision pinned by a content-hash prefix (rare): one query per prefix
+        for prefix in sorted(p for p in pinned if p not in self.revisions and len(p) >= 8):
+            for row in reads.revisions_by_hash_prefix(store, prefix):
                 self.revisions[row["revision_id"]] = row
-            by_hash = {p for p in pinned if p not in self.revisions and len(p) >= 8}
-            if by_hash:  # a revision pinned by a content-hash prefix (rare): one query per prefix
-                for prefix in sorted(by_hash):
-                    for row in store.rows("SELECT * FROM source_revision WHERE starts_with(content_hash, ?)",
-                                          [prefix]):
-                        self.revisions[row["revision_id"]] = row
         self.by_content = {r["content_hash"]: rid for rid, r in self.revisions.items()}
         self.rev_units: dict[str, list[dict[str, Any]]] = {}
         self.values: dict[str, list[dict[str, Any]]] = {}
         self.superseded_by: dict[str, list[tuple[str, str | None]]] = {}
-        if self.sources:
-            where, params = store.in_list("l.to_key", self.sources)
-            for row in store.rows(f"""
-                    SELECT l.to_key, l.from_key, CAST(r2.effective AS VARCHAR) AS effective
-                    FROM source_link l
-                    JOIN source_revision r ON r.revision_id = l.declared_in
-                    JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
-                    LEFT JOIN source s2 ON s2.key = l.from_key
-                    LEFT JOIN source_revision r2 ON r2.revision_id = s2.current_revision
-                    WHERE l.relation = 'supersedes' AND {where}
-                    ORDER BY 1, 2""", params):
-                pair = (row["from_key"], row["effective"])
-                if pair not in self.superseded_by.setdefault(row["to_key"], []):
-                    self.superseded_by[row["to_key"]].append(pair)
+        for row in reads.supersessions(store, self.sources):
+            pair = (row["from_key"], row["effective"])
+            if pair not in self.superseded_by.setdefault(row["to_key"], []):
+                self.superseded_by[row["to_key"]].append(pair)
 
     def load_spans(self, store: Store, spans: Sequence[tuple[str, int, int]]) -> None:
-        """Fetch only the units that overlap the cited spans, and their typed values (two joins)."""
+        """Fetch only the units that overlap the cited spans, and their typed values (two queries)."""
         if not spans:
             return
         wanted: dict[str, list[tuple[int, int]]] = {}
         for rid, start, end in spans:
             wanted.setdefault(rid, []).append((start, end))
         if len(wanted) <= SMALL_REVISION_SET:  # a few documents: index lookup, filter the spans here
-            where, params = store.in_list("u.revision_id", wanted)
-            candidates = store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start",
-                                    params)
-            rows = [u for u in candidates
+            rows = [u for u in reads.units_of_revisions(store, wanted)
                     if any(u["start"] < e and u["end"] > s for s, e in wanted[u["revision_id"]])]
         else:  # many documents: one span join, so whole documents are not shipped to Python
-            rows = store.rows("""
-                SELECT DISTINCT u.* FROM evidence_unit u
-                JOIN (SELECT unnest(?::VARCHAR[]) AS rid, unnest(?::BIGINT[]) AS s, unnest(?::BIGINT[]) AS e) sp
-                  ON u.revision_id = sp.rid AND u.start < sp.e AND u."end" > sp.s
-                ORDER BY u.revision_id, u.start""", [[x[0] for x in spans], [x[1] for x in spans], [x[2] for x in spans]])
+            rows = reads.units_overlapping(store, spans)
         for row in rows:
             self.rev_units.setdefault(row["revision_id"], []).append(row)
             self.units.setdefault(row["unit_id"], row)
-        unit_ids = {r["unit_id"] for r in rows} | set(self.units)
-        if unit_ids:
-            where, params = store.in_list("t.unit_id", unit_ids)
-            for row in store.rows(f"SELECT t.* FROM typed_value t WHERE {where} ORDER BY t.start", params):
-                self.values.setdefault(row["unit_id"], []).append(row)
+        for row in reads.values_of_units(store, {r["unit_id"] for r in rows} | set(self.units)):
+            self.values.setdefault(row["unit_id"], []).append(row)
 
     def revision_for(self, ref: CitationRef, key: str) -> dict[str, Any] | None:
         if ref.revision:
@@ -191,11 +157,7 @@ def source_aliases(store: Store, names: set[str]) -> tuple[dict[str, str], dict[
     """
     if not names:
         return {}, {}
-    rows = store.rows("""
-        SELECT s.key, r.title,
-               coalesce(json_extract_string(r.metadata_json, '$.url'), json_extract_string(r.metadata_json, '$.URL'))
-               AS url
-        FROM source s JOIN source_revision r ON r.revision_id = s.current_revision""")
+    rows = reads.source_alias_rows(store)
     aliases: dict[str, str] = {}
     problems: dict[str, str] = {}
     for name in sorted(names):

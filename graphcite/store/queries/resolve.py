@@ -1,0 +1,118 @@
+"""What citation resolution reads: units, sources and revisions by id, supersessions, cited spans, values.
+
+Each function is one bulk statement (two for a span join of few documents is never needed: the caller
+picks :func:`units_of_revisions` or :func:`units_overlapping`). Used by :mod:`graphcite.verify.resolve`.
+Rows are dicts of the table's columns, in a fixed order so reports are byte-identical on both engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from graphcite.store.base import Store
+
+__all__ = [
+    "revisions_by_hash_prefix",
+    "revisions_by_id",
+    "source_alias_rows",
+    "sources_by_key",
+    "supersessions",
+    "units_by_id",
+    "units_of_revisions",
+    "units_overlapping",
+    "values_of_units",
+]
+
+Row = dict[str, Any]
+
+
+def units_by_id(store: Store, unit_ids: Iterable[str]) -> list[Row]:
+    """Every column of the evidence units with these ids (unknown ids are left out)."""
+    ids = set(unit_ids)
+    if not ids:
+        return []
+    where, params = store.in_list("u.unit_id", ids)
+    return store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where} ORDER BY u.unit_id", params)
+
+
+def sources_by_key(store: Store, keys: Iterable[str]) -> list[Row]:
+    """Every column of the sources with these keys (unknown keys are left out)."""
+    wanted = set(keys)
+    if not wanted:
+        return []
+    where, params = store.in_list("s.key", wanted)
+    return store.rows(f"SELECT s.* FROM source s WHERE {where} ORDER BY s.key", params)
+
+
+def revisions_by_id(store: Store, revision_ids: Iterable[str]) -> list[Row]:
+    """Every column of the source revisions with these ids (unknown ids are left out)."""
+    ids = set(revision_ids)
+    if not ids:
+        return []
+    where, params = store.in_list("r.revision_id", ids)
+    return store.rows(f"SELECT r.* FROM source_revision r WHERE {where} ORDER BY r.revision_id", params)
+
+
+def revisions_by_hash_prefix(store: Store, prefix: str) -> list[Row]:
+    """The revisions whose content hash starts with ``prefix`` (a revision pinned by a short hash)."""
+    return store.rows("SELECT * FROM source_revision WHERE starts_with(content_hash, ?) ORDER BY revision_id",
+                      [prefix])
+
+
+def supersessions(store: Store, keys: Iterable[str]) -> list[Row]:
+    """``to_key, from_key, effective`` for each source of ``keys`` that a current revision declares
+    superseded, with the superseding source's current effective date (text, or None); ordered."""
+    wanted = set(keys)
+    if not wanted:
+        return []
+    where, params = store.in_list("l.to_key", wanted)
+    return store.rows(f"""
+        SELECT l.to_key, l.from_key, CAST(r2.effective AS VARCHAR) AS effective
+        FROM source_link l
+        JOIN source_revision r ON r.revision_id = l.declared_in
+        JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
+        LEFT JOIN source s2 ON s2.key = l.from_key
+        LEFT JOIN source_revision r2 ON r2.revision_id = s2.current_revision
+        WHERE l.relation = 'supersedes' AND {where}
+        ORDER BY 1, 2, 3""", params)
+
+
+def units_of_revisions(store: Store, revision_ids: Iterable[str]) -> list[Row]:
+    """Every unit of these revisions, in document order (by revision, then start)."""
+    ids = set(revision_ids)
+    if not ids:
+        return []
+    where, params = store.in_list("u.revision_id", ids)
+    return store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start", params)
+
+
+def units_overlapping(store: Store, spans: Sequence[tuple[str, int, int]]) -> list[Row]:
+    """The units that overlap any ``(revision_id, start, end)`` span (document offsets), each once, in
+    document order: one span join, so whole documents are not shipped to Python."""
+    if not spans:
+        return []
+    return store.rows("""
+        SELECT DISTINCT u.* FROM evidence_unit u
+        JOIN (SELECT unnest(?::VARCHAR[]) AS rid, unnest(?::BIGINT[]) AS s, unnest(?::BIGINT[]) AS e) sp
+          ON u.revision_id = sp.rid AND u.start < sp.e AND u."end" > sp.s
+        ORDER BY u.revision_id, u.start""", [[x[0] for x in spans], [x[1] for x in spans], [x[2] for x in spans]])
+
+
+def values_of_units(store: Store, unit_ids: Iterable[str]) -> list[Row]:
+    """Every typed value of these units, ordered by unit and start offset."""
+    ids = set(unit_ids)
+    if not ids:
+        return []
+    where, params = store.in_list("t.unit_id", ids)
+    return store.rows(f"SELECT t.* FROM typed_value t WHERE {where} ORDER BY t.unit_id, t.start, t.\"end\"", params)
+
+
+def source_alias_rows(store: Store) -> list[Row]:
+    """``key, title, url`` of every source's current revision (``url`` from its front matter), by key."""
+    return store.rows("""
+        SELECT s.key, r.title,
+               coalesce(json_extract_string(r.metadata_json, '$.url'), json_extract_string(r.metadata_json, '$.URL'))
+               AS url
+        FROM source s JOIN source_revision r ON r.revision_id = s.current_revision
+        ORDER BY s.key""")

@@ -1,0 +1,201 @@
+"""What the verifier reads besides citations: locating evidence, restricted origins, reviews, batch state.
+
+* locating (:mod:`graphcite.verify.locate`): a revision's units with their index terms, term
+  frequencies and postings, and which units are current and visible;
+* restricted origins (:mod:`graphcite.verify.origin`): restricted units ranked for many claims in one
+  grouped query, the terms some public unit holds, unit texts and typed values;
+* declared claim types (:mod:`graphcite.verify.claim_types`): annotation labels and acceptances;
+* check-batch (:mod:`graphcite.verify.batch`): which answers are stored and how many records each has.
+
+Every function is one statement (or none for empty input) and runs on DuckDB and PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from graphcite.store.base import Store
+from graphcite.store.queries import RESTRICTED_KEYS_SQL
+
+__all__ = [
+    "accepted_claims",
+    "annotation_labels",
+    "current_units",
+    "evidence_unit_count",
+    "has_restricted_sources",
+    "public_terms",
+    "record_counts",
+    "restricted_candidates",
+    "stored_answer_revs",
+    "term_frequencies",
+    "term_postings",
+    "unit_texts",
+    "units_with_terms",
+    "values_by_unit",
+]
+
+Row = dict[str, Any]
+
+
+# -- locating evidence ---------------------------------------------------------------------------
+def units_with_terms(store: Store, revision_ids: Iterable[str]) -> list[Row]:
+    """Every unit of these revisions (all columns) with ``_terms``: its index terms, sorted (None when it
+    has none); in document order."""
+    ids = set(revision_ids)
+    if not ids:
+        return []
+    where, params = store.in_list("u.revision_id", ids)
+    return store.rows(f"""
+        SELECT u.*, (SELECT array_agg(p.term ORDER BY p.term) FROM term_posting p WHERE p.unit_id = u.unit_id)
+               AS _terms
+        FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start""", params)
+
+
+def evidence_unit_count(store: Store) -> int:
+    """How many evidence units the store holds (every revision)."""
+    return int(store.scalar("SELECT count(*) FROM evidence_unit") or 0)
+
+
+def term_frequencies(store: Store, terms: Iterable[str]) -> dict[str, int]:
+    """``{term: units holding it}`` for the terms the index holds (the others are left out)."""
+    wanted = set(terms)
+    if not wanted:
+        return {}
+    where, params = store.in_list("p.term", wanted)
+    return {r["term"]: int(r["n"]) for r in store.rows(
+        f"SELECT p.term, count(*) AS n FROM term_posting p WHERE {where} GROUP BY p.term ORDER BY p.term", params)}
+
+
+def term_postings(store: Store, terms: Iterable[str]) -> dict[str, list[str]]:
+    """``{term: unit ids holding it}``, each list sorted."""
+    wanted = set(terms)
+    if not wanted:
+        return {}
+    where, params = store.in_list("p.term", wanted)
+    postings: dict[str, list[str]] = {}
+    for row in store.rows(f"SELECT p.term, p.unit_id FROM term_posting p WHERE {where} ORDER BY p.term, p.unit_id",
+                          params):
+        postings.setdefault(row["term"], []).append(row["unit_id"])
+    return postings
+
+
+def current_units(store: Store, unit_ids: Iterable[str], *, public: bool = False) -> dict[str, Row]:
+    """``{unit_id: row}`` for the units among ``unit_ids`` that are current in their source's current
+    revision (``public``: of a revision that is not restricted). Each row: ``unit_id, source_key, start,
+    end, text, heading_path_json, table_headers_json, symbol, title``."""
+    ids = set(unit_ids)
+    if not ids:
+        return {}
+    where, params = store.in_list("u.unit_id", ids)
+    visible = "AND rev.visibility <> 'restricted'" if public else ""
+    return {r["unit_id"]: r for r in store.rows(f"""
+        SELECT u.unit_id, u.source_key, u.start, u."end", u.text, u.heading_path_json, u.table_headers_json,
+               u.symbol, rev.title
+        FROM evidence_unit u
+        JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id
+        JOIN source_revision rev ON rev.revision_id = u.revision_id
+        WHERE {where} AND u.status = 'current' AND rev.status = 'current' {visible}
+        ORDER BY u.unit_id""", params)}
+
+
+# -- restricted origins --------------------------------------------------------------------------
+def has_restricted_sources(store: Store) -> bool:
+    """Whether any source is restricted, itself or through one of its revisions."""
+    return bool(store.scalar(f"SELECT count(*) FROM ({RESTRICTED_KEYS_SQL}) restricted"))
+
+
+def restricted_candidates(store: Store, queries: Sequence[int], terms: Sequence[str], *,
+                          per_query: int) -> dict[int, list[str]]:
+    """Units of restricted sources sharing the most index terms with each query, best first, at most
+    ``per_query`` each (one grouped query). ``queries`` and ``terms`` are parallel: one row per term."""
+    if not terms:
+        return {}
+    rows = store.rows(f"""
+        WITH q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS term),
+        ru AS (SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})),
+        hits AS (
+            SELECT q.qi, p.unit_id, count(*) AS shared
+            FROM q JOIN term_posting p ON p.term = q.term JOIN ru ON ru.unit_id = p.unit_id
+            GROUP BY q.qi, p.unit_id),
+        ranked AS (SELECT *, row_number() OVER (PARTITION BY qi ORDER BY shared DESC, unit_id) AS rk FROM hits)
+        SELECT qi, unit_id FROM ranked WHERE rk <= {int(per_query)} ORDER BY qi, rk""", [list(queries), list(terms)])
+    out: dict[int, list[str]] = {}
+    for row in rows:
+        out.setdefault(int(row["qi"]), []).append(row["unit_id"])
+    return out
+
+
+def public_terms(store: Store, terms: Iterable[str]) -> set[str]:
+    """The terms that some unit of a source that is not restricted contains."""
+    wanted = sorted(set(terms))
+    if not wanted:
+        return set()
+    return {r["term"] for r in store.rows(f"""
+        SELECT DISTINCT p.term FROM term_posting p JOIN evidence_unit u ON u.unit_id = p.unit_id
+        WHERE p.term IN (SELECT unnest(?::VARCHAR[])) AND u.source_key NOT IN ({RESTRICTED_KEYS_SQL})""", [wanted])}
+
+
+def unit_texts(store: Store, unit_ids: Iterable[str]) -> dict[str, str]:
+    """``{unit_id: text}`` for the units among ``unit_ids`` the store holds."""
+    ids = sorted(set(unit_ids))
+    if not ids:
+        return {}
+    return {r["unit_id"]: r["text"] for r in store.rows(
+        "SELECT unit_id, text FROM evidence_unit WHERE unit_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY unit_id",
+        [ids])}
+
+
+def values_by_unit(store: Store, unit_ids: Iterable[str]) -> dict[str, list[Row]]:
+    """``{unit_id: typed value rows}``, each list by start offset (units without values are left out)."""
+    ids = sorted(set(unit_ids))
+    if not ids:
+        return {}
+    out: dict[str, list[Row]] = {}
+    for row in store.rows("SELECT * FROM typed_value WHERE unit_id IN (SELECT unnest(?::VARCHAR[])) "
+                          "ORDER BY unit_id, start, \"end\"", [ids]):
+        out.setdefault(row["unit_id"], []).append(row)
+    return out
+
+
+# -- reviews of declared inferences --------------------------------------------------------------
+def annotation_labels(store: Store, claim_ids: Iterable[str]) -> dict[str, set[str]]:
+    """``{claim_id: labels reviewers gave its citations}`` for the claims that have any."""
+    ids = set(claim_ids)
+    if not ids:
+        return {}
+    where, params = store.in_list("claim_id", ids)
+    labels: dict[str, set[str]] = {}
+    for row in store.rows(f"SELECT claim_id, label FROM annotation WHERE {where} ORDER BY claim_id, label", params):
+        labels.setdefault(row["claim_id"], set()).add(row["label"])
+    return labels
+
+
+def accepted_claims(store: Store, claim_ids: Iterable[str]) -> set[str]:
+    """The claims among ``claim_ids`` a reviewer accepted for some use (none before the first acceptance
+    creates the table)."""
+    ids = set(claim_ids)
+    if not ids or "acceptance" not in store.table_names():
+        return set()
+    where, params = store.in_list("claim_id", ids)
+    return {r["claim_id"] for r in store.rows(f"SELECT DISTINCT claim_id FROM acceptance WHERE {where}", params)}
+
+
+# -- check-batch ---------------------------------------------------------------------------------
+def stored_answer_revs(store: Store, answer_revs: Iterable[str]) -> set[str]:
+    """The answer revisions among ``answer_revs`` that are stored."""
+    revs = set(answer_revs)
+    if not revs:
+        return set()
+    where, params = store.in_list("answer_rev", revs)
+    return {r["answer_rev"] for r in store.rows(f"SELECT answer_rev FROM answer WHERE {where}", params)}
+
+
+def record_counts(store: Store, answer_revs: Iterable[str]) -> dict[str, int]:
+    """``{answer_rev: verification records}`` for the revisions among ``answer_revs`` checked before."""
+    revs = set(answer_revs)
+    if not revs:
+        return {}
+    where, params = store.in_list("answer_rev", revs)
+    return {r["answer_rev"]: int(r["n"]) for r in store.rows(
+        f"SELECT answer_rev, count(*) AS n FROM verification WHERE {where} GROUP BY answer_rev", params)}
