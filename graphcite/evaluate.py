@@ -18,6 +18,8 @@ from graphcite.claims.formats import load_answer
 from graphcite.errors import InputError, NotFoundError
 from graphcite.models import RELATIONS
 from graphcite.store import Store, utcnow
+from graphcite.store.queries import evaluate as queries
+from graphcite.store.queries.lifecycle import current_revision
 from graphcite.verify.check import verify_answer
 from graphcite.verify.config import VerifierConfig
 
@@ -51,17 +53,16 @@ def annotate(store: Store, claim_id: str, *, citation: int, label: str, rational
     if not rationale.strip() or not reviewer.strip():
         raise InputError("a judgement needs a rationale and a reviewer", where="--rationale/--reviewer",
                              fix="say why, and who you are")
-    row = store.row("SELECT claim_id, answer_rev FROM claim WHERE claim_id = ? AND part IS NULL", [claim_id])
+    row = queries.input_claim(store, claim_id)
     if row is None:
         raise NotFoundError(f"no claim {claim_id!r}", where="CLAIM", fix="take a claim_id from `graphcite check --json`")
-    cit = store.row("SELECT * FROM citation WHERE claim_id = ? AND ordinal = ?", [claim_id, citation])
+    cit = queries.citation(store, claim_id, citation)
     if cit is None:
         raise NotFoundError(f"claim {claim_id} has no citation {citation}", where="--citation",
                             fix="citations are numbered from 0 in input order")
-    revision = cit["revision"] or store.scalar("SELECT current_revision FROM source WHERE key = ?", [cit["source_key"]])
+    revision = cit["revision"] or current_revision(store, cit["source_key"])
     now = utcnow()
-    previous = store.scalar("SELECT count(*) FROM annotation WHERE claim_id = ? AND citation_index = ?",
-                            [claim_id, citation])  # judgements are appended: two in one second stay two
+    previous = queries.annotation_count(store, claim_id, citation)  # appended: two in one second stay two
     record = {
         "annotation_id": hashlib.sha256(f"{claim_id}:{citation}:{reviewer}:{label}:{now}:{previous}".encode()
                                         ).hexdigest()[:16],
@@ -76,10 +77,7 @@ def annotate(store: Store, claim_id: str, *, citation: int, label: str, rational
 
 def annotations(store: Store, *, contested: bool = False) -> list[dict[str, Any]]:
     """Judgements grouped per (claim, citation); contested = reviewers disagree and nobody adjudicated."""
-    rows = store.rows("""
-        SELECT a.*, CAST(a.created_at AS VARCHAR) AS created, c.text AS claim_text
-        FROM annotation a JOIN claim c ON c.claim_id = a.claim_id
-        ORDER BY a.claim_id, a.citation_index, a.created_at, a.annotation_id""")
+    rows = queries.annotation_rows(store)
     grouped: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         grouped[(row["claim_id"], row["citation_index"])].append(row)
@@ -109,7 +107,7 @@ def export_set(store: Store, path: Path) -> int:
     for item in annotations(store):
         by_claim[item["claim_id"]].append(item)
     for claim_id, items in sorted(by_claim.items()):
-        citations = store.rows("SELECT * FROM citation WHERE claim_id = ? ORDER BY ordinal", [claim_id])
+        citations = queries.citations_of(store, claim_id)
         gold = {}
         for item in items:
             counts = Counter(j["label"] for j in item["judgements"] if not j["adjudication"])

@@ -19,6 +19,7 @@ from graphcite.claims.formats import NO_LIMITS, SPACY_MAX_LENGTH, answer_to_dict
 from graphcite.errors import NotFoundError, make_error
 from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
 from graphcite.store import Store, utcnow
+from graphcite.store.queries import answers as queries
 
 __all__ = [
     "add_answer",
@@ -86,7 +87,7 @@ def add_answer(store: Store, answer: InputAnswer | dict[str, Any] | str, *, corr
     if corrects is not None:
         get_answer(store, corrects)  # raises when unknown
     with store.transaction():
-        if store.scalar("SELECT count(*) FROM answer WHERE answer_rev = ?", [rev]):
+        if queries.answer_exists(store, rev):
             return rev
         parts = parts_for(answer, model=model)
         answer_row, claim_rows, citation_rows = answer_rows(rev, answer, parts, stored_at=utcnow(), corrects=corrects,
@@ -132,17 +133,13 @@ def _column(value: int | None) -> int | None:
 
 def suggest_answer(store: Store, ref: str) -> str | None:
     """The stored answer id or revision closest to a mistyped ``ref`` (difflib), or None."""
-    names = [row["name"] for row in store.rows(
-        "SELECT DISTINCT answer_id AS name FROM answer UNION SELECT answer_rev AS name FROM answer")]
-    close = difflib.get_close_matches(ref.strip(), names, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(ref.strip(), queries.answer_names(store), n=1, cutoff=0.6)
     return close[0] if close else None
 
 
 def get_answer(store: Store, ref: str) -> tuple[str, InputAnswer]:
     """A stored answer by revision id or answer id (latest revision): (answer_rev, answer)."""
-    row = store.row("SELECT answer_rev, content_json, format FROM answer WHERE answer_rev = ?", [ref]) or store.row(
-        "SELECT answer_rev, content_json, format FROM answer WHERE answer_id = ? ORDER BY stored_at DESC, "
-        "answer_rev LIMIT 1", [ref])
+    row = queries.answer_by_rev(store, ref) or queries.answer_by_id(store, ref)
     if row is None:
         closest = suggest_answer(store, ref)
         raise NotFoundError(f"no stored answer {ref!r}", where="ANSWER",
@@ -157,16 +154,11 @@ def get_answer(store: Store, ref: str) -> tuple[str, InputAnswer]:
 def answer_parts(store: Store, answer_rev: str) -> list[list[AtomicClaim]]:
     """The stored atomic parts of every claim of an answer revision, in order."""
     grouped: dict[int, list[AtomicClaim]] = {}
-    for row in store.rows("SELECT ordinal, atomic_json FROM claim WHERE answer_rev = ? AND part IS NOT NULL "
-                          "ORDER BY ordinal, part", [answer_rev]):
+    for row in queries.atomic_parts(store, answer_rev):
         grouped.setdefault(row["ordinal"], []).append(atomic_from_dict(json.loads(row["atomic_json"])))
     return [grouped[k] for k in sorted(grouped)]
 
 
 def list_answers(store: Store) -> list[dict[str, Any]]:
     """Stored answer revisions with their claim counts and correction links."""
-    return store.rows("""
-        SELECT a.answer_rev, a.answer_id, a.question, a.format, a.corrects, a.correction_rationale,
-               CAST(a.stored_at AS VARCHAR) AS stored_at,
-               (SELECT count(*) FROM claim c WHERE c.answer_rev = a.answer_rev AND c.part IS NULL) AS claims
-        FROM answer a ORDER BY a.answer_id, a.stored_at, a.answer_rev""")
+    return queries.answer_summaries(store)

@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from graphcite.export.output import OutputTarget, output_folder
-from graphcite.graph.build import Fetched, Selection, fetch, ids_filter, rows_for_ids
+from graphcite.graph.build import Fetched, Selection, fetch
 from graphcite.graph.redact import (
     WITHHELD_TEXT,
     Redactor,
@@ -33,21 +33,14 @@ from graphcite.graph.redact import (
     scrub_report,
     withheld_claims,
 )
-from graphcite.store import TABLES, Store, arrow_schema
+from graphcite.store import Store
+from graphcite.store.queries.export import claim_family, table_rows
 
 __all__ = ["PARQUET_FILES", "PARQUET_TABLES", "write_parquet"]
 
 PARQUET_TABLES = ("source", "source_revision", "evidence_unit", "typed_value", "source_link", "answer", "claim",
                   "citation", "verification", "annotation")
 PARQUET_FILES = frozenset(f"{t}.parquet" for t in PARQUET_TABLES)
-
-
-def _arrow(store: Store, table: str, sql: str, column: str, ids: list[str]) -> pa.Table:
-    """Rows of ``table`` whose ``column`` is in ``ids``, as Arrow, in the table's column order."""
-    names = ", ".join(f'"{n}"' for n in TABLES[table].model_fields)
-    with ids_filter(store, column, ids) as (fragment, values):
-        query = sql.replace("{cols}", names).replace("{ids}", fragment)
-        return store.arrow(query, values or None, schema=arrow_schema(table))
 
 
 def _dumps(value: Any) -> str:
@@ -120,16 +113,14 @@ class _Public:
 
 def _queries(store: Store, selection: Selection, got: Fetched) -> dict[str, Callable[[], pa.Table]]:
     parents = selection.claim_ids
-    claim_rows = rows_for_ids(store, "SELECT claim_id, answer_rev FROM claim WHERE {ids} OR parent_id IN "
-                           "(SELECT claim_id FROM claim WHERE {ids})", "claim_id", parents)
+    claim_rows = claim_family(store, parents)
     claims = sorted({r["claim_id"] for r in claim_rows})
     answers = sorted({r["answer_rev"] for r in claim_rows})
     links = {(link["from_key"], link["to_key"], link["relation"]) for link in got.links}
     keys = sorted({k for link in links for k in link[:2]} | set(got.sources))
 
     def source_links() -> pa.Table:
-        table = _arrow(store, "source_link", "SELECT {cols} FROM source_link WHERE {ids} ORDER BY link_id",
-                       "from_key", keys)
+        table = table_rows(store, "source_link", keys)
         current = {r["revision_id"] for r in got.revisions.values()}
         mask = [(f, t, r) in links and d in current for f, t, r, d in zip(
             table["from_key"].to_pylist(), table["to_key"].to_pylist(), table["relation"].to_pylist(),
@@ -137,25 +128,16 @@ def _queries(store: Store, selection: Selection, got: Fetched) -> dict[str, Call
         return table.filter(pa.array(mask, type=pa.bool_())) if len(table) else table
 
     return {
-        "source": lambda: _arrow(store, "source", "SELECT {cols} FROM source WHERE {ids} ORDER BY key", "key",
-                                 sorted(got.sources)),
-        "source_revision": lambda: _arrow(store, "source_revision", "SELECT {cols} FROM source_revision "
-                                          "WHERE {ids} ORDER BY source_key, seq", "revision_id", sorted(got.revisions)),
-        "evidence_unit": lambda: _arrow(store, "evidence_unit", "SELECT {cols} FROM evidence_unit WHERE {ids} "
-                                        "ORDER BY source_key, ordinal, unit_id", "unit_id", sorted(got.units)),
-        "typed_value": lambda: _arrow(store, "typed_value", "SELECT {cols} FROM typed_value WHERE {ids} "
-                                      "ORDER BY unit_id, start", "unit_id", sorted(got.units)),
+        "source": lambda: table_rows(store, "source", got.sources),
+        "source_revision": lambda: table_rows(store, "source_revision", got.revisions),
+        "evidence_unit": lambda: table_rows(store, "evidence_unit", got.units),
+        "typed_value": lambda: table_rows(store, "typed_value", got.units),
         "source_link": source_links,
-        "answer": lambda: _arrow(store, "answer", "SELECT {cols} FROM answer WHERE {ids} ORDER BY answer_rev",
-                                 "answer_rev", answers),
-        "claim": lambda: _arrow(store, "claim", "SELECT {cols} FROM claim WHERE {ids} ORDER BY answer_rev, ordinal, "
-                                "part NULLS FIRST", "claim_id", claims),
-        "citation": lambda: _arrow(store, "citation", "SELECT {cols} FROM citation WHERE {ids} "
-                                   "ORDER BY claim_id, ordinal", "claim_id", parents),
-        "verification": lambda: _arrow(store, "verification", "SELECT {cols} FROM verification WHERE {ids} "
-                                       "ORDER BY claim_id, verified_at, record_id", "claim_id", parents),
-        "annotation": lambda: _arrow(store, "annotation", "SELECT {cols} FROM annotation WHERE {ids} "
-                                     "ORDER BY claim_id, created_at, annotation_id", "claim_id", parents),
+        "answer": lambda: table_rows(store, "answer", answers),
+        "claim": lambda: table_rows(store, "claim", claims),
+        "citation": lambda: table_rows(store, "citation", parents),
+        "verification": lambda: table_rows(store, "verification", parents),
+        "annotation": lambda: table_rows(store, "annotation", parents),
     }
 
 
@@ -169,10 +151,7 @@ def write_parquet(store: Store, selection: Selection, target: OutputTarget, *,
     red = redactor_for(got, audience)
     public = None
     if red.active:
-        claim_rows = rows_for_ids(store, "SELECT claim_id, parent_id, part, answer_rev, ordinal FROM claim "
-                                  "WHERE {ids} OR parent_id IN (SELECT claim_id FROM claim WHERE {ids})",
-                                  "claim_id", selection.claim_ids)
-        public = _Public(red, withheld_claims(store, got, red), claim_rows)
+        public = _Public(red, withheld_claims(store, got, red), claim_family(store, selection.claim_ids))
     counts: dict[str, int] = {}
     with output_folder(target, allowed=PARQUET_FILES) as folder:
         for name, query in _queries(store, selection, got).items():

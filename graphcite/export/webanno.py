@@ -20,6 +20,7 @@ import networkx as nx
 
 from graphcite.export.output import OutputTarget, open_output
 from graphcite.store import Store
+from graphcite.store.queries.export import revision_texts
 
 __all__ = ["CONTEXT", "annotations", "revision_iri", "write_webanno"]
 
@@ -45,15 +46,6 @@ def _datetime(value: str | None) -> str | None:
     return text.split(".")[0] + "Z"
 
 
-def _revision_texts(store: Store, revisions: set[str]) -> dict[str, dict[str, Any]]:
-    if not revisions:
-        return {}
-    marks = ", ".join("?" * len(revisions))
-    return {r["revision_id"]: r for r in store.rows(
-        f"SELECT revision_id, text, CAST(ingested_at AS VARCHAR) AS ingested_at FROM source_revision "
-        f"WHERE revision_id IN ({marks})", sorted(revisions))}
-
-
 def _selectors(text: str, start: int, end: int) -> list[dict[str, Any]]:
     return [
         {"type": "TextQuoteSelector", "exact": text[start:end],
@@ -67,7 +59,7 @@ def annotations(store: Store, G: nx.MultiDiGraph) -> list[dict[str, Any]]:
     order = {c: i for i, c in enumerate(G.graph.get("claim_order", []))}
     citations = sorted((d for _, d in G.nodes(data=True) if d["kind"] == "citation"),
                        key=lambda d: (order.get(d["claim_id"], len(order)), d["index"]))
-    texts = _revision_texts(store, {c["revision"] for c in citations
+    texts = revision_texts(store, {c["revision"] for c in citations
                                     if c.get("revision") and not c.get("restricted")})
     out = []
     for cit in citations:

@@ -18,6 +18,8 @@ from graphcite.errors import make_error
 from graphcite.models import Acceptance
 from graphcite.store import Store, utcnow
 from graphcite.store.queries import latest_verification
+from graphcite.store.queries import lifecycle_accept as queries
+from graphcite.store.queries.answers import claim_by_id
 
 __all__ = ["accept", "acceptance_table_exists", "acceptances", "parse_expiry"]
 
@@ -54,7 +56,7 @@ def parse_expiry(value: str | dt.date | None, *, today: dt.date | None = None) -
 
 
 def _claim(store: Store, claim_id: str) -> dict[str, Any]:
-    row = store.row("SELECT claim_id, answer_rev, text, part, parent_id FROM claim WHERE claim_id = ?", [claim_id])
+    row = claim_by_id(store, claim_id)
     if row is None:
         shown = claim_id if len(claim_id) <= 80 else claim_id[:77] + "..."
         raise make_error("E504", where="CLAIM", ref=shown)
@@ -101,8 +103,7 @@ def accept(store: Store, claim_id: str, *, task: str, destination: str, expires:
             raise make_error("E101", where="--while-current", detail=f"the verification of {claim_id} relied on "
                              f"{', '.join(old)}, no longer current", fix="run `graphcite recheck --stale` first")
     now = utcnow()
-    count = int(store.scalar("SELECT count(*) FROM acceptance WHERE claim_id = ?", [claim_id])) \
-        if acceptance_table_exists(store) else 0
+    count = queries.acceptance_count(store, claim_id)
     row = {
         "acceptance_id": "a" + hashlib.sha256(f"{claim_id}\0{task}\0{destination}\0{count}\0{now.isoformat()}"
                                               .encode()).hexdigest()[:15],
@@ -117,19 +118,13 @@ def accept(store: Store, claim_id: str, *, task: str, destination: str, expires:
     Acceptance.model_validate(row)
     with store.transaction():
         _ensure_table(store)
-        store.execute(f"INSERT INTO acceptance ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
-                      [row[c] for c in _COLUMNS])
+        queries.insert_acceptance(store, row, _COLUMNS)
     return _shown(store, row, today=today)
 
 
 def _not_current(store: Store, revisions: list[str]) -> list[str]:
     """Of ``revisions``, those whose source now points elsewhere, as ``source@revision``."""
-    if not revisions:
-        return []
-    where, params = store.in_list("r.revision_id", revisions)
-    return [f"{r['source_key']}@{r['revision_id']}" for r in store.rows(
-        f"SELECT r.revision_id, r.source_key FROM source_revision r JOIN source s ON s.key = r.source_key "
-        f"WHERE {where} AND s.current_revision <> r.revision_id ORDER BY 2, 1", params)]
+    return [f"{r['source_key']}@{r['revision_id']}" for r in queries.not_current_revisions(store, revisions)]
 
 
 def _shown(store: Store, row: dict[str, Any], *, today: dt.date | None = None) -> dict[str, Any]:
@@ -160,10 +155,4 @@ def acceptances(store: Store, claim_id: str, *, task: str | None = None,
     _claim(store, claim_id)
     if not acceptance_table_exists(store):
         return []
-    sql = f"SELECT {', '.join(_COLUMNS)} FROM acceptance WHERE claim_id = ?"
-    params: list[Any] = [claim_id]
-    if task is not None:
-        sql += " AND task = ?"
-        params.append(task)
-    rows = store.rows(sql + " ORDER BY accepted_at, rowid", params)
-    return [_shown(store, row, today=today) for row in rows]
+    return [_shown(store, row, today=today) for row in queries.acceptance_rows(store, claim_id, _COLUMNS, task=task)]

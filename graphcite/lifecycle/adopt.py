@@ -29,6 +29,9 @@ from sqlmodel import Field, SQLModel
 from graphcite.errors import make_error
 from graphcite.lifecycle.accept import acceptances
 from graphcite.store import Store, utcnow
+from graphcite.store.queries import lifecycle_accept as queries
+from graphcite.store.queries.answers import claim_by_id
+from graphcite.store.queries.lifecycle import current_revision
 
 __all__ = ["Adoption", "adopt", "adoptions"]
 
@@ -50,18 +53,9 @@ class Adoption(SQLModel, table=True):
     adopted_at: dt.datetime
 
 
-def _table_exists(store: Store) -> bool:
-    return "adoption" in store.table_names()
-
-
-def _ensure_table(store: Store) -> None:
-    store.ensure_table(Adoption)
-
-
 def _source_file(store: Store, key: str, path: Path) -> dict[str, Any]:
     """The source's current revision, checked against the file on disk (the same bytes, or refused)."""
-    row = store.row("SELECT s.key, s.current_revision, r.content_hash FROM source s "
-                    "JOIN source_revision r ON r.revision_id = s.current_revision WHERE s.key = ?", [key])
+    row = queries.source_with_hash(store, key)
     if row is None:
         raise make_error("E501", where="--destination", detail=f"no source {key!r}",
                          fix="adopt into a maintained document that is ingested (see `graphcite sources`)")
@@ -119,7 +113,7 @@ def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, he
     acceptance = active[-1]
     path = Path(file)
     source = _source_file(store, destination, path)
-    claim = store.row("SELECT claim_id, answer_rev, text FROM claim WHERE claim_id = ?", [claim_id])
+    claim = claim_by_id(store, claim_id)
     assert claim is not None  # acceptances() has checked it exists
     sentence = " ".join(str(claim["text"]).split())
     if not sentence:
@@ -133,22 +127,20 @@ def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, he
     try:
         with store.transaction():
             ingest(store, [path], prefix=prefix)
-            revision = store.scalar("SELECT current_revision FROM source WHERE key = ?", [destination])
+            revision = current_revision(store, destination)
             if revision == source["current_revision"]:
                 raise make_error("E101", where="--destination", detail=f"{path} is not the file of {destination}",
                                  fix="give the file whose ingest key is the destination")
-            unit = store.row("SELECT unit_id FROM evidence_unit WHERE revision_id = ? AND text = ? "
-                             "ORDER BY start LIMIT 1", [revision, sentence])
+            unit_id = queries.unit_with_text(store, revision, sentence) if revision else None
             store.ensure_table(Adoption)
             now = utcnow()
             record = {"adoption_id": hashlib.sha256(f"{claim_id}|{revision}|{now.isoformat()}".encode()).hexdigest()[:16],
                       "claim_id": claim_id, "answer_rev": claim["answer_rev"],
                       "acceptance_id": acceptance["acceptance_id"], "source_key": destination,
-                      "revision_id": revision, "unit_id": unit["unit_id"] if unit else None, "text": sentence,
+                      "revision_id": revision, "unit_id": unit_id, "text": sentence,
                       "evidence_json": json.dumps(acceptance.get("evidence") or [], sort_keys=True),
                       "reviewer": reviewer, "adopted_at": now}
-            store.execute(f"INSERT INTO adoption ({', '.join(record)}) VALUES ({', '.join('?' * len(record))})",
-                          list(record.values()))
+            queries.insert_adoption(store, record)
     except BaseException:
         path.write_bytes(original)  # nothing half written: the document goes back to what is stored
         raise
@@ -162,20 +154,7 @@ def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, he
 
 def adoptions(store: Store, *, claim_id: str | None = None, unit_ids: list[str] | None = None) -> list[dict[str, Any]]:
     """Adoption records, oldest first, for one claim or for the given units (empty before any adoption)."""
-    if not _table_exists(store):
-        return []
-    sql = ("SELECT adoption_id, claim_id, answer_rev, acceptance_id, source_key, revision_id, unit_id, text, "
-           "evidence_json, reviewer, adopted_at FROM adoption")
-    params: list[Any] = []
-    if claim_id is not None:
-        sql += " WHERE claim_id = ?"
-        params.append(claim_id)
-    elif unit_ids is not None:
-        if not unit_ids:
-            return []
-        sql += f" WHERE unit_id IN ({', '.join('?' * len(unit_ids))})"
-        params.extend(sorted(set(unit_ids)))
-    rows = store.rows(sql + " ORDER BY adopted_at, adoption_id", params)
+    rows = queries.adoption_rows(store, claim_id=claim_id, unit_ids=unit_ids)
     for row in rows:
         row["evidence"] = json.loads(row.pop("evidence_json") or "[]")
         row["adopted_at"] = str(row["adopted_at"])

@@ -28,6 +28,7 @@ from graphcite.ingest.terms import content_terms
 from graphcite.language.align import align
 from graphcite.models import KINDS
 from graphcite.store import Store
+from graphcite.store.queries.lifecycle import search_units
 from graphcite.verify.check import check_audience
 
 __all__ = ["MIN_ALIGN", "ROLE_KINDS", "STATES", "answerable", "load_plan"]
@@ -46,27 +47,6 @@ MIN_ALIGN = 0.6  # share of the query's slots a unit must hold to count as evide
 CANDIDATES = 25  # units per need aligned after the term ranking
 MAX_NEEDS = 200
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-
-_SEARCH_SQL = """
-WITH q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS term),
-df AS (SELECT p.term, count(*) AS n FROM term_posting p WHERE p.term IN (SELECT DISTINCT term FROM q)
-       GROUP BY p.term),
-total AS (SELECT count(*) AS n FROM evidence_unit),
-hits AS (SELECT q.qi, p.unit_id, sum(ln(1 + (t.n - df.n + 0.5) / (df.n + 0.5))) AS weight
-         FROM q JOIN df ON df.term = q.term CROSS JOIN total t JOIN term_posting p ON p.term = q.term
-         GROUP BY q.qi, p.unit_id),
-ranked AS (SELECT *, row_number() OVER (PARTITION BY qi ORDER BY weight DESC, unit_id) AS rk FROM hits)
-SELECT r.qi, r.weight, u.unit_id, u.source_key, u.revision_id, u.start, u."end", u.text, u.status AS unit_status,
-       u.heading_path_json, rev.status AS revision_status, rev.title, rev.kind, rev.visibility,
-       s.current_revision = u.revision_id AS latest,
-       EXISTS (SELECT 1 FROM source_link l WHERE l.to_key = u.source_key AND l.relation = 'supersedes')
-           AS superseded_by_link
-FROM ranked r JOIN evidence_unit u ON u.unit_id = r.unit_id
-JOIN source_revision rev ON rev.revision_id = u.revision_id
-JOIN source s ON s.key = u.source_key
-WHERE r.rk <= ?
-ORDER BY r.qi, r.weight DESC, u.unit_id"""
-
 
 def load_plan(plan: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     """A plan from a JSON file or a dict, checked: every need has a query; kinds and roles are known.
@@ -157,9 +137,8 @@ def answerable(store: Store, plan: str | Path | Mapping[str, Any], *, audience: 
     qi = [i for i in terms for _ in terms[i]]
     term = [t for i in terms for t in terms[i]]
     rows: dict[int, list[dict[str, Any]]] = {}
-    if qi:
-        for row in store.rows(_SEARCH_SQL, [qi, term, CANDIDATES]):
-            rows.setdefault(row["qi"], []).append(row)
+    for row in search_units(store, qi, term, CANDIDATES):
+        rows.setdefault(row["qi"], []).append(row)
     results = []
     for i, need in enumerate(needs):
         numbers = _numbers(need["query"])

@@ -2,7 +2,8 @@
 
 A claim is stale when its latest verification record (or a scoped acceptance of it) relied on a source
 revision that has since been replaced by a newer revision, superseded by another source, or restricted.
-Finding them is one set-based query over the append-only ``verification`` table (:data:`STALE_SQL`);
+Finding them is one set-based query over the append-only ``verification`` table
+(:func:`graphcite.store.queries.lifecycle.stale_sql`);
 explaining what changed (old and new unit text, whether the cited span survives verbatim) is done
 afterwards for the stale claims only. Rechecking appends new records; the old ones stay.
 """
@@ -12,80 +13,18 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from collections.abc import Iterable
 from typing import Any
 
 from graphcite.store import Store, utcnow
-from graphcite.store.dialect import DUCKDB, Dialect
 from graphcite.store.queries import latest_verification
+from graphcite.store.queries import lifecycle as queries
+from graphcite.store.queries.answers import claims_by_id
 from graphcite.verify.config import VerifierConfig
 
-__all__ = ["STALE_SQL", "find_stale", "recheck_stale", "stale", "stale_sql"]
+__all__ = ["find_stale", "recheck_stale", "stale"]
 
 #: a new unit counts as "the same unit, changed" when its text is at least this similar to the old one
 MATCH_RATIO = 0.5
-
-_RELIED = """
-    SELECT claim_id, '{kind}' AS relied, {id} AS relied_id, {at} AS relied_at, row_order,
-           {revisions} AS revision_id
-    FROM {table}"""
-
-
-# the latest unexpired acceptance per claim, task and destination (a re-acceptance replaces the old one)
-_LATEST_ACCEPTANCES = """(
-        SELECT * FROM (
-            SELECT *, rowid AS row_order,
-                   row_number() OVER (PARTITION BY claim_id, task, destination
-                                      ORDER BY accepted_at DESC, rowid DESC) AS newest
-            FROM acceptance WHERE expires IS NULL OR expires > current_date) a
-        WHERE newest = 1) latest"""
-
-
-def stale_sql(with_acceptances: bool, dialect: Dialect = DUCKDB) -> str:
-    """The staleness query; acceptances join in once the store has an ``acceptance`` table.
-
-    Candidates first: the few source revisions that are no longer the current one, belong to a source
-    now restricted, or to a source some other source supersedes. Every record's evidence revisions are
-    joined against them (a hash join on a small table), and only then is each hit kept if it is its
-    claim's latest verification record (NOT EXISTS a later one, ties broken by insertion order).
-    Acceptances count per scope: the latest unexpired acceptance of each claim, task and destination.
-    """
-    revisions = dialect.json_strings("evidence_revisions_json")
-    relied = _RELIED.format(kind="verification", id="record_id", at="verified_at", revisions=revisions,
-                             table="(SELECT *, rowid AS row_order FROM verification) v")
-    if with_acceptances:
-        relied += "\n    UNION ALL" + _RELIED.format(kind="acceptance", id="acceptance_id", at="accepted_at",
-                                                    revisions=revisions, table=_LATEST_ACCEPTANCES)
-    return f"""
-WITH candidate AS (
-    SELECT sr.revision_id, sr.source_key, s.current_revision AS new_revision,
-           s.current_revision <> sr.revision_id AS revised,
-           (s.visibility = 'restricted' AND sr.visibility <> 'restricted') AS restricted,
-           sup.last_at AS superseded_last_at
-    FROM source_revision sr JOIN source s ON s.key = sr.source_key
-    LEFT JOIN (SELECT l.to_key, max(r.ingested_at) AS last_at FROM source_link l
-               JOIN source_revision r ON r.revision_id = l.declared_in
-               WHERE l.relation = 'supersedes' GROUP BY l.to_key) sup ON sup.to_key = sr.source_key
-    WHERE s.current_revision <> sr.revision_id OR s.visibility = 'restricted' OR sup.last_at IS NOT NULL
-), relied AS ({relied}
-), hit AS (
-    SELECT v.*, c.source_key, c.new_revision, c.revised, c.restricted,
-           coalesce(c.superseded_last_at > v.relied_at, false) AS superseded
-    FROM relied v JOIN candidate c ON c.revision_id = v.revision_id
-    WHERE c.revised OR c.restricted OR c.superseded_last_at > v.relied_at
-)
-SELECT h.claim_id, h.relied, h.relied_id, h.relied_at, h.revision_id AS old_revision, h.source_key,
-       h.new_revision, h.revised, h.restricted, h.superseded
-FROM hit h
-WHERE h.relied = 'acceptance' OR NOT EXISTS (
-    SELECT 1 FROM verification w WHERE w.claim_id = h.claim_id
-      AND (w.verified_at > h.relied_at OR (w.verified_at = h.relied_at AND w.rowid > h.row_order)))
-ORDER BY h.claim_id, h.relied, h.source_key
-"""
-
-
-STALE_SQL = stale_sql(False)
-
 
 def _has_acceptances(store: Store) -> bool:
     return "acceptance" in store.table_names()
@@ -93,7 +32,7 @@ def _has_acceptances(store: Store) -> bool:
 
 def find_stale(store: Store) -> list[dict[str, Any]]:
     """One row per (stale claim, what it relied on, old revision): the set-based query, nothing more."""
-    return store.rows(stale_sql(_has_acceptances(store), store.dialect))
+    return queries.stale_rows(store, with_acceptances=_has_acceptances(store))
 
 
 def stale(store: Store) -> list[dict[str, Any]]:
@@ -107,12 +46,9 @@ def stale(store: Store) -> list[dict[str, Any]]:
     rows = find_stale(store)
     if not rows:
         return []
-    claim_ids = sorted({r["claim_id"] for r in rows})
-    where, params = store.in_list("claim_id", claim_ids)
-    claims = {r["claim_id"]: r for r in store.rows(
-        f"SELECT claim_id, answer_rev, text FROM claim WHERE {where}", params)}
+    claims = claims_by_id(store, {r["claim_id"] for r in rows})
     cited = _cited_units(store, rows)
-    texts = _revision_texts(store, {r["new_revision"] for r in rows})
+    texts = queries.revision_texts(store, {r["new_revision"] for r in rows})
     superseders = _superseders(store, {r["source_key"] for r in rows if r["superseded"]})
     out: dict[str, dict[str, Any]] = {}
     for row in rows:
@@ -134,15 +70,8 @@ def stale(store: Store) -> list[dict[str, Any]]:
 
 def _superseders(store: Store, keys: set[str]) -> dict[str, list[dict[str, Any]]]:
     """Source key -> the sources that supersede it, earliest declaration first, with the date."""
-    if not keys:
-        return {}
-    where, params = store.in_list("l.to_key", keys)
     out: dict[str, list[dict[str, Any]]] = {}
-    for row in store.rows(f"""
-            SELECT l.to_key, l.from_key AS by_key, r.ingested_at,
-                   CAST(coalesce(r.effective, CAST(r.ingested_at AS DATE)) AS VARCHAR) AS on_date
-            FROM source_link l JOIN source_revision r ON r.revision_id = l.declared_in
-            WHERE l.relation = 'supersedes' AND {where} ORDER BY r.ingested_at, l.from_key""", params):
+    for row in queries.superseders(store, keys):
         out.setdefault(row.pop("to_key"), []).append(row)
     return out
 
@@ -161,7 +90,7 @@ def _reason(row: dict[str, Any]) -> str:
 def _change(store: Store, row: dict[str, Any], units: list[dict[str, Any]],
             texts: dict[str, str]) -> dict[str, Any]:
     new_text = texts.get(row["new_revision"], "")
-    new_units = _units_of(store, row["new_revision"]) if row["revised"] else []
+    new_units = queries.revision_units(store, row["new_revision"]) if row["revised"] else []
     shown = []
     for unit in units:
         span = unit["span"]
@@ -194,23 +123,11 @@ def _best_match(old: str, candidates: list[dict[str, Any]]) -> dict[str, Any] | 
     return best
 
 
-def _units_of(store: Store, revision_id: str) -> list[dict[str, Any]]:
-    return store.rows("SELECT unit_id, text FROM evidence_unit WHERE revision_id = ? ORDER BY ordinal",
-                      [revision_id])
-
-
-def _revision_texts(store: Store, revisions: Iterable[str]) -> dict[str, str]:
-    where, params = store.in_list("revision_id", revisions)
-    return {r["revision_id"]: r["text"] for r in store.rows(
-        f"SELECT revision_id, text FROM source_revision WHERE {where}", params)}
-
-
 def _cited_units(store: Store, rows: list[dict[str, Any]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(claim, old revision) -> the units its latest record cited in that revision, with the cited span."""
     record_ids = {r["relied_id"] for r in rows if r["relied"] == "verification"}
-    where, params = store.in_list("record_id", record_ids)
     wanted: dict[tuple[str, str], dict[str, str]] = {}
-    for record in store.rows(f"SELECT claim_id, result_json FROM verification WHERE {where}", params):
+    for record in queries.verification_results(store, record_ids):
         for cit in json.loads(record["result_json"]).get("citations", []):
             spans = cit.get("located_spans") or [cit]
             for spot in spans:
@@ -219,14 +136,10 @@ def _cited_units(store: Store, rows: list[dict[str, Any]]) -> dict[tuple[str, st
                     wanted.setdefault(key, {})[spot["unit_id"]] = spot.get("quote") or ""
     acceptance_ids = {r["relied_id"] for r in rows if r["relied"] == "acceptance"}
     if acceptance_ids:
-        where, params = store.in_list("acceptance_id", acceptance_ids)
-        for acc in store.rows(f"SELECT claim_id, evidence_json FROM acceptance WHERE {where}", params):
+        for acc in queries.acceptance_evidence(store, acceptance_ids):
             for item in json.loads(acc["evidence_json"]):
                 wanted.setdefault((acc["claim_id"], item["revision_id"]), {}).setdefault(item["unit_id"], "")
-    unit_ids = {u for units in wanted.values() for u in units}
-    where, params = store.in_list("u.unit_id", unit_ids)
-    units = {u["unit_id"]: u for u in store.rows(
-        f"SELECT u.unit_id, u.revision_id, u.text FROM evidence_unit u WHERE {where}", params)}
+    units = queries.unit_texts(store, {u for units in wanted.values() for u in units})
     out: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for key, quotes in wanted.items():
         for unit_id, quote in sorted(quotes.items()):
@@ -252,10 +165,8 @@ def recheck_stale(store: Store, *, config: VerifierConfig | None = None,
     by_answer: dict[str, set[str]] = {}
     if not rows:
         return []
-    where, params = store.in_list("claim_id", {r["claim_id"] for r in rows})
     # an acceptance may name an atomic part; its verification record is its input claim's
-    for claim in store.rows(f"SELECT coalesce(parent_id, claim_id) AS verified_id, answer_rev FROM claim "
-                            f"WHERE {where}", params):
+    for claim in queries.verified_claims(store, {r["claim_id"] for r in rows}):
         by_answer.setdefault(claim["answer_rev"], set()).add(claim["verified_id"])
     results: list[dict[str, Any]] = []
     with store.transaction():
@@ -269,7 +180,7 @@ def recheck_stale(store: Store, *, config: VerifierConfig | None = None,
                     continue
                 old = latest_verification(store, claim["claim_id"], "status")
                 revisions = sorted({c["revision"] for c in claim["citations"] if c.get("revision")})
-                seen = int(store.scalar("SELECT count(*) FROM verification WHERE claim_id = ?", [claim["claim_id"]]))
+                seen = queries.verification_count(store, claim["claim_id"])
                 record_id = hashlib.sha256(f"{claim['claim_id']}:{seen}:{now.isoformat()}:{config.hash}".encode()
                                            ).hexdigest()[:16]
                 records.append({

@@ -19,6 +19,7 @@ from graphcite.language.align import align
 from graphcite.language.words import word_list
 from graphcite.lifecycle.shifts import summary_shifts
 from graphcite.store import Store
+from graphcite.store.queries.lifecycle import current_revision, revision_of_source, revision_units
 from graphcite.verify.check import verify_answer
 from graphcite.verify.config import VerifierConfig
 
@@ -29,14 +30,13 @@ COVERED_SHARE = 0.5  # share of a section sentence's slots a summary sentence mu
 
 def _source_revision(store: Store, source: str) -> tuple[str, str]:
     key, _, revision = source.partition("@")
-    row = store.row("SELECT key, current_revision FROM source WHERE key = ?", [key])
-    if row is None:
+    current = current_revision(store, key)
+    if current is None:
         raise make_error("E501", where="--source", detail=f"no source {key!r}",
                          fix="take a key from `graphcite sources`")
     if not revision:
-        return key, row["current_revision"]
-    found = store.scalar("SELECT revision_id FROM source_revision WHERE source_key = ? AND "
-                         "(revision_id = ? OR CAST(seq AS VARCHAR) = ?)", [key, revision, revision])
+        return key, current
+    found = revision_of_source(store, key, revision)
     if found is None:
         raise make_error("E501", where="--source", detail=f"source {key!r} has no revision {revision!r}",
                          fix="give a revision id or number from `graphcite sources --json`")
@@ -48,8 +48,7 @@ def high_consequence_sections(store: Store, revision_id: str) -> list[dict[str, 
     units carry a non-current status cue, with their units' text."""
     cues = word_list("high_consequence_headings")
     sections: dict[str, dict[str, Any]] = {}
-    for unit in store.rows("SELECT unit_id, text, heading_path_json, status, status_cue, block_type "
-                           "FROM evidence_unit WHERE revision_id = ? ORDER BY ordinal", [revision_id]):
+    for unit in revision_units(store, revision_id):
         path = json.loads(unit["heading_path_json"] or "[]")
         if not path or unit["block_type"] == "heading":
             continue

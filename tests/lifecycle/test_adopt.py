@@ -91,3 +91,31 @@ def test_cli_bad_input_is_one_line_and_exit_2(setup: tuple[Store, Path, dict[str
                                       str(docs / "spec.md"), "--db", db])
     assert result.exit_code == 2
     assert "no active acceptance" in result.output and "Traceback" not in result.output
+
+
+def test_a_claim_of_the_same_answer_citing_the_adopted_sentence_is_a_circular_citation(
+        setup: tuple[Store, Path, dict[str, Any]]) -> None:
+    from graphcite.lifecycle import circular_citations
+
+    store, docs, claim = setup
+    path = docs / "runbooks" / "relay.md"
+    record = adopt(store, claim["claim_id"], destination="runbooks/relay.md", file=path, heading="Retries",
+                   today=TODAY)
+    assert circular_citations(store) == []  # adopted, but nobody cites the sentence yet
+    quote = "retries a failed delivery three times"
+    again = check_answer(store, {"answer_id": "a1", "claims": [
+        {"text": SENTENCE, "citations": [{"source": "runbooks/relay.md", "quote": quote}]},
+        {"text": "Page the on-call engineer.",
+         "citations": [{"source": "runbooks/relay.md", "quote": "Page the on-call engineer"}]}]})
+    named = check_answer(store, {"answer_id": "a1", "question": "by unit id", "claims": [
+        {"text": SENTENCE, "citations": [{"chunk_id": record["unit_id"]}]}]})
+    check_answer(store, {"answer_id": "another answer", "claims": [
+        {"text": SENTENCE, "citations": [{"source": "runbooks/relay.md", "quote": quote}]}]})
+    found = circular_citations(store)
+    assert {(f["claim_id"], f["citation"], f["how"]) for f in found} == {
+        (again["claims"][0]["claim_id"], 0, "was located in the adopted unit by its verification"),
+        (named["claims"][0]["claim_id"], 0, "names the adopted unit")}
+    assert all(f["finding"] == "circular-citation" and f["unit_id"] == record["unit_id"]
+               and f["adoption_id"] == record["adoption_id"] and f["adopted_claim_id"] == claim["claim_id"]
+               for f in found)
+    assert found == sorted(found, key=lambda f: (f["claim_id"], f["citation"]))
