@@ -89,7 +89,7 @@ FROM hit h
 WHERE h.relied = 'acceptance' OR NOT EXISTS (
     SELECT 1 FROM verification w WHERE w.claim_id = h.claim_id
       AND (w.verified_at > h.relied_at OR (w.verified_at = h.relied_at AND w.rowid > h.row_order)))
-ORDER BY h.claim_id, h.relied, h.source_key
+ORDER BY h.claim_id, h.relied, h.source_key, h.relied_id, h.revision_id
 """
 
 
@@ -99,7 +99,8 @@ STALE_SQL = stale_sql(False)
 
 def stale_rows(store: Store, *, with_acceptances: bool) -> list[Row]:
     """One row per (stale claim, what it relied on, old revision): ``claim_id, relied, relied_id,
-    relied_at, old_revision, source_key, new_revision, revised, restricted, superseded``, ordered.
+    relied_at, old_revision, source_key, new_revision, revised, restricted, superseded``, by claim, what
+    it relied on, source, record and revision.
 
     ``with_acceptances`` only when the store has an ``acceptance`` table."""
     return store.rows(stale_sql(with_acceptances, store.dialect))
