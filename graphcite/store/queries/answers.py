@@ -44,9 +44,11 @@ def answer_by_rev(store: Store, answer_rev: str) -> Row | None:
 
 
 def answer_by_id(store: Store, answer_id: str) -> Row | None:
-    """``answer_rev, content_json, format`` of the latest stored revision of an answer id, or None."""
+    """``answer_rev, content_json, format`` of the latest stored revision of an answer id, or None.
+
+    Latest by ``stored_at`` and, within one second, by insertion order (``rowid``; ``ctid`` on PostgreSQL)."""
     return store.row("SELECT answer_rev, content_json, format FROM answer WHERE answer_id = ? "
-                     "ORDER BY stored_at DESC, answer_rev LIMIT 1", [answer_id])
+                     "ORDER BY stored_at DESC, rowid DESC LIMIT 1", [answer_id])
 
 
 def atomic_parts(store: Store, answer_rev: str) -> list[Row]:
