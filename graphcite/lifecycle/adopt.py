@@ -28,6 +28,7 @@ from sqlmodel import Field, SQLModel
 
 from graphcite.errors import make_error
 from graphcite.lifecycle.accept import acceptances
+from graphcite.lifecycle.circular import circular_citations
 from graphcite.store import Store, utcnow
 from graphcite.store.queries import lifecycle_accept as queries
 from graphcite.store.queries.answers import claim_by_id
@@ -153,9 +154,17 @@ def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, he
 
 
 def adoptions(store: Store, *, claim_id: str | None = None, unit_ids: list[str] | None = None) -> list[dict[str, Any]]:
-    """Adoption records, oldest first, for one claim or for the given units (empty before any adoption)."""
+    """Adoption records, oldest first, for one claim or for the given units (empty before any adoption).
+
+    Each lists in ``cited_back_by`` the circular citations that rest on it: claims of the same answer
+    citing the adopted sentence (see :mod:`graphcite.lifecycle.circular`).
+    """
     rows = queries.adoption_rows(store, claim_id=claim_id, unit_ids=unit_ids)
+    circular: dict[str, list[dict[str, Any]]] = {}
+    for finding in circular_citations(store) if rows else []:
+        circular.setdefault(finding["adoption_id"], []).append(finding)
     for row in rows:
         row["evidence"] = json.loads(row.pop("evidence_json") or "[]")
         row["adopted_at"] = str(row["adopted_at"])
+        row["cited_back_by"] = circular.get(row["adoption_id"], [])
     return rows

@@ -102,6 +102,7 @@ def test_a_claim_of_the_same_answer_citing_the_adopted_sentence_is_a_circular_ci
     record = adopt(store, claim["claim_id"], destination="runbooks/relay.md", file=path, heading="Retries",
                    today=TODAY)
     assert circular_citations(store) == []  # adopted, but nobody cites the sentence yet
+    assert adoptions(store)[0]["cited_back_by"] == []
     quote = "retries a failed delivery three times"
     again = check_answer(store, {"answer_id": "a1", "claims": [
         {"text": SENTENCE, "citations": [{"source": "runbooks/relay.md", "quote": quote}]},
@@ -119,3 +120,5 @@ def test_a_claim_of_the_same_answer_citing_the_adopted_sentence_is_a_circular_ci
                and f["adoption_id"] == record["adoption_id"] and f["adopted_claim_id"] == claim["claim_id"]
                for f in found)
     assert found == sorted(found, key=lambda f: (f["claim_id"], f["citation"]))
+    (adoption,) = adoptions(store, claim_id=claim["claim_id"])
+    assert adoption["cited_back_by"] == found
