@@ -23,7 +23,7 @@ from graphcite.store.queries.answers import claim_by_id
 
 __all__ = ["accept", "acceptance_table_exists", "acceptances", "parse_expiry"]
 
-_COLUMNS = list(Acceptance.model_fields)
+_COLUMNS = queries.ACCEPTANCE_COLUMNS
 
 
 def acceptance_table_exists(store: Store) -> bool:
@@ -118,7 +118,7 @@ def accept(store: Store, claim_id: str, *, task: str, destination: str, expires:
     Acceptance.model_validate(row)
     with store.transaction():
         _ensure_table(store)
-        queries.insert_acceptance(store, row, _COLUMNS)
+        queries.insert_acceptance(store, row)
     return _shown(store, row, today=today)
 
 
@@ -155,4 +155,4 @@ def acceptances(store: Store, claim_id: str, *, task: str | None = None,
     _claim(store, claim_id)
     if not acceptance_table_exists(store):
         return []
-    return [_shown(store, row, today=today) for row in queries.acceptance_rows(store, claim_id, _COLUMNS, task=task)]
+    return [_shown(store, row, today=today) for row in queries.acceptance_rows(store, claim_id, task=task)]

@@ -133,9 +133,8 @@ def build(store: Store) -> None:
             {"annotation_id": "n3", "claim_id": "c2", "citation_index": 1, "label": "supports", "rationale": "yes",
              "reviewer": "ana", "created_at": T0, "adjudication": True}])
         store.ensure_table(Acceptance)
-        columns = list(Acceptance.model_fields)
         for row in ACCEPTANCES:
-            lifecycle_accept.insert_acceptance(store, row, columns)
+            lifecycle_accept.insert_acceptance(store, row)
         store.ensure_table(Adoption)
         lifecycle_accept.insert_adoption(store, ADOPTION)
 

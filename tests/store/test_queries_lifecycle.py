@@ -12,13 +12,12 @@ import math
 import pytest
 from lifecycle_world import ACCEPTANCES, ADOPTION, T1, T2, TEXT_A2, build
 
-from graphcite.models import Acceptance
 from graphcite.store import Store
 from graphcite.store.dialect import DUCKDB, POSTGRES
 from graphcite.store.queries import lifecycle as lq
 from graphcite.store.queries import lifecycle_accept as aq
 
-COLUMNS = list(Acceptance.model_fields)
+COLUMNS = aq.ACCEPTANCE_COLUMNS
 
 
 @pytest.fixture
@@ -122,15 +121,15 @@ def test_search_units_ranks_by_term_weight_per_query(world: Store) -> None:
 
 # -- acceptances and adoptions ------------------------------------------------------------------
 def test_acceptance_reads_and_the_insert(world: Store) -> None:
-    rows = aq.acceptance_rows(world, "c1", COLUMNS)
+    rows = aq.acceptance_rows(world, "c1")
     assert [r["acceptance_id"] for r in rows] == ["acc1", "acc2"]  # oldest first
     assert rows[1] == {c: ACCEPTANCES[0][c] for c in COLUMNS}
-    assert [r["acceptance_id"] for r in aq.acceptance_rows(world, "c1", COLUMNS, task="runbook")] == ["acc2"]
-    assert aq.acceptance_rows(world, "c1", COLUMNS, task="other") == []
+    assert [r["acceptance_id"] for r in aq.acceptance_rows(world, "c1", task="runbook")] == ["acc2"]
+    assert aq.acceptance_rows(world, "c1", task="other") == []
     assert aq.acceptance_count(world, "c1") == 2 and aq.acceptance_count(world, "zz") == 0
     again = {**ACCEPTANCES[0], "acceptance_id": "acc4", "accepted_at": T1}  # the same second: insertion order
-    aq.insert_acceptance(world, again, COLUMNS)
-    assert [r["acceptance_id"] for r in aq.acceptance_rows(world, "c1", COLUMNS)] == ["acc1", "acc2", "acc4"]
+    aq.insert_acceptance(world, again)
+    assert [r["acceptance_id"] for r in aq.acceptance_rows(world, "c1")] == ["acc1", "acc2", "acc4"]
     assert aq.not_current_revisions(world, ["rb1", "ra1", "ra2", "zz"]) == [
         {"revision_id": "ra1", "source_key": "a.md"}, {"revision_id": "rb1", "source_key": "b.md"}]
     assert aq.not_current_revisions(world, []) == []

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from graphcite.models import Acceptance
 from graphcite.store.base import Store
 from graphcite.store.queries import newest_per_claim_sql
 
 __all__ = [
+    "ACCEPTANCE_COLUMNS",
     "ADOPTION_COLUMNS",
     "acceptance_count",
     "acceptance_rows",
@@ -29,6 +31,8 @@ __all__ = [
 
 Row = dict[str, Any]
 
+#: The acceptance columns (the model's fields) :func:`acceptance_rows` returns, in this order.
+ACCEPTANCE_COLUMNS = tuple(Acceptance.model_fields)
 #: The adoption columns :func:`adoption_rows` returns, in this order.
 ADOPTION_COLUMNS = ("adoption_id", "claim_id", "answer_rev", "acceptance_id", "source_key", "revision_id", "unit_id",
                     "text", "evidence_json", "reviewer", "adopted_at")
@@ -50,15 +54,15 @@ def acceptance_count(store: Store, claim_id: str) -> int:
     return int(store.scalar("SELECT count(*) FROM acceptance WHERE claim_id = ?", [claim_id]))
 
 
-def insert_acceptance(store: Store, row: Mapping[str, Any], columns: Sequence[str]) -> None:
-    """Append one acceptance (``columns`` of ``row``); the table must exist."""
-    _insert(store, "acceptance", row, columns)
+def insert_acceptance(store: Store, row: Mapping[str, Any]) -> None:
+    """Append one acceptance (every column of :data:`ACCEPTANCE_COLUMNS`); the table must exist."""
+    _insert(store, "acceptance", row, ACCEPTANCE_COLUMNS)
 
 
-def acceptance_rows(store: Store, claim_id: str, columns: Sequence[str], *, task: str | None = None) -> list[Row]:
-    """``columns`` of every acceptance of a claim (only ``task``'s when given), oldest first; the table
-    must exist. ``columns`` are the model's field names (quoted, never user text)."""
-    names = ", ".join(f'"{c}"' for c in columns)
+def acceptance_rows(store: Store, claim_id: str, *, task: str | None = None) -> list[Row]:
+    """:data:`ACCEPTANCE_COLUMNS` of every acceptance of a claim (only ``task``'s when given), oldest
+    first (ties by insertion order); the table must exist."""
+    names = ", ".join(f'"{c}"' for c in ACCEPTANCE_COLUMNS)
     sql = f"SELECT {names} FROM acceptance WHERE claim_id = ?"
     params: list[Any] = [claim_id]
     if task is not None:
