@@ -26,7 +26,6 @@ import networkx as nx
 
 from graphcite.errors import make_error
 from graphcite.graph.fetch import (
-    IN_LIST_LIMIT,
     LINEAGE_RELATIONS,
     MAX_LINEAGE_LEVELS,
     SOURCE_RELATIONS,
@@ -46,7 +45,6 @@ from graphcite.store import Store
 __all__ = [  # fetch names are re-exported: the graph package's one entry point for them
     "AUDIENCES",
     "EDGE_KINDS",
-    "IN_LIST_LIMIT",
     "LINEAGE_RELATIONS",
     "MAX_LINEAGE_LEVELS",
     "NODE_KINDS",

@@ -19,7 +19,7 @@ from typing import Any
 from graphcite.graph.build import check_audience
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.store import Store
-from graphcite.store.queries import RESTRICTED_KEYS_SQL
+from graphcite.store.queries.graph_conflicts import conflict_candidates, conflict_rows, current_unit_count
 from graphcite.verify.contradictions import unit_conflicts
 from graphcite.verify.evidence import negation_of
 from graphcite.verify.lexical import lexical_score
@@ -45,47 +45,6 @@ def sentences(text: str) -> list[tuple[int, int]]:
         if end - trail > start + lead:
             spans.append((start + lead, end - trail))
     return spans
-
-
-_CURRENT_UNITS = """
-    SELECT u.unit_id
-    FROM evidence_unit u
-    JOIN source s ON s.current_revision = u.revision_id
-    JOIN source_revision r ON r.revision_id = u.revision_id
-    WHERE u.status = 'current' AND r.status = 'current' AND u.block_type <> 'heading'
-      AND s.key NOT IN (
-          SELECT l.to_key FROM source_link l
-          JOIN source_revision dr ON dr.revision_id = l.declared_in
-          JOIN source ds ON ds.key = dr.source_key AND ds.current_revision = dr.revision_id
-          WHERE l.relation = 'supersedes')
-      {visibility}
-"""
-
-
-def _candidate_pairs(store: Store, audience: str, same_source: bool) -> list[dict[str, Any]]:
-    # the same reading of "restricted" as every other public output: any restricted revision counts
-    visibility = f"AND s.key NOT IN ({RESTRICTED_KEYS_SQL})" if audience == "public" else ""
-    current = _CURRENT_UNITS.replace("{visibility}", visibility)
-    total = int(store.scalar(f"SELECT count(*) FROM ({current}) cur") or 0)
-    cap = max(MIN_TERM_CAP, int(total * MAX_TERM_SHARE))
-    source_filter = "" if same_source else "AND ua.source_key <> ub.source_key"
-    return store.rows(f"""
-        WITH cur AS ({current}),
-        post AS (SELECT p.term, p.unit_id FROM term_posting p JOIN cur ON cur.unit_id = p.unit_id),
-        useful AS (SELECT term FROM post GROUP BY term HAVING count(*) BETWEEN 2 AND ?),
-        pairs AS (
-            SELECT a.unit_id AS a, b.unit_id AS b, count(*) AS shared
-            FROM post a JOIN useful t ON t.term = a.term
-            JOIN post b ON b.term = a.term AND a.unit_id < b.unit_id
-            GROUP BY a.unit_id, b.unit_id HAVING count(*) >= ?)
-        SELECT a, b, shared FROM (
-            SELECT p.a, p.b, p.shared, row_number() OVER (PARTITION BY p.a ORDER BY p.shared DESC, p.b) AS rank
-            FROM pairs p
-            JOIN evidence_unit ua ON ua.unit_id = p.a
-            JOIN evidence_unit ub ON ub.unit_id = p.b
-            WHERE TRUE {source_filter}) ranked
-        WHERE rank <= ?
-        ORDER BY a, b""", [cap, MIN_SHARED_TERMS, PAIRS_PER_UNIT])
 
 
 def _value(row: dict[str, Any], offset: int) -> ExtractedValue:
@@ -146,20 +105,15 @@ def conflicts(store: Store, *, audience: str = "internal", same_source: bool = F
     index terms the units share. Restricted units are left out for the public audience.
     """
     check_audience(audience)
-    pairs = _candidate_pairs(store, audience, same_source)
+    public = audience == "public"
+    total = current_unit_count(store, public=public)
+    pairs = conflict_candidates(store, public=public, same_source=same_source,
+                                max_units_per_term=max(MIN_TERM_CAP, int(total * MAX_TERM_SHARE)),
+                                min_shared=MIN_SHARED_TERMS, per_unit=PAIRS_PER_UNIT)
     if not pairs:
         return []
     unit_ids = sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})
-    with store.temporary("_gc_conflict_units", unit_ids) as view:
-        units = {r["unit_id"]: r for r in store.rows(f"""
-            SELECT u.unit_id, u.source_key, u.revision_id, u.start, u."end", u.text, u.status, u.heading_path_json,
-                   u.page, r.status AS doc_status, CAST(r.effective AS VARCHAR) AS effective, r.kind
-            FROM evidence_unit u JOIN {view} i ON i.id = u.unit_id
-            JOIN source_revision r ON r.revision_id = u.revision_id""")}
-        value_rows: dict[str, list[dict[str, Any]]] = {}
-        for row in store.rows(f"""SELECT t.* FROM typed_value t JOIN {view} i ON i.id = t.unit_id
-                                  ORDER BY t.unit_id, t.start"""):
-            value_rows.setdefault(row["unit_id"], []).append(row)
+    units, value_rows = conflict_rows(store, unit_ids)
     split = {u: _split(units[u], value_rows.get(u, [])) for u in unit_ids}
     found = []
     for pair in pairs:
