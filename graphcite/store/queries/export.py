@@ -26,7 +26,7 @@ EXPORT_TABLES: dict[str, tuple[str, str]] = {
     "source": ("key", "key"),
     "source_revision": ("revision_id", "source_key, seq"),
     "evidence_unit": ("unit_id", "source_key, ordinal, unit_id"),
-    "typed_value": ("unit_id", "unit_id, start"),
+    "typed_value": ("unit_id", "unit_id, start, value_id"),
     "source_link": ("from_key", "link_id"),
     "answer": ("answer_rev", "answer_rev"),
     "claim": ("claim_id", "answer_rev, ordinal, part NULLS FIRST"),
