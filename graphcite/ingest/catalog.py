@@ -7,6 +7,7 @@ from typing import Any
 
 from graphcite.errors import NotFoundError
 from graphcite.store import Store
+from graphcite.store.queries import ingest as queries
 
 __all__ = ["list_sources", "show_unit"]
 
@@ -18,30 +19,16 @@ def list_sources(store: Store) -> list[dict[str, Any]]:
     current one, which is not always the last: a file changed back to earlier content points at
     that earlier revision again.
     """
-    rows = store.rows("""
-        SELECT s.key, s.title, s.kind, s.visibility, s.current_revision, r.status, r.format,
-               CAST(r.effective AS VARCHAR) AS effective,
-               (SELECT count(*) FROM source_revision a WHERE a.source_key = s.key) AS revisions,
-               r.seq AS current_seq,
-               (SELECT count(*) FROM evidence_unit u WHERE u.revision_id = s.current_revision) AS units,
-               (SELECT count(*) FROM typed_value t WHERE t.revision_id = s.current_revision) AS "values"
-        FROM source s JOIN source_revision r ON r.revision_id = s.current_revision
-        ORDER BY s.key""")
-    return rows
+    return queries.source_list(store)
 
 
 def show_unit(store: Store, unit_id: str) -> dict[str, Any]:
     """One evidence unit: text, offsets, heading path, status, page or symbol, typed values."""
-    row = store.row("""
-        SELECT u.*, r.format, r.kind, r.visibility, r.seq AS revision_seq, s.current_revision
-        FROM evidence_unit u JOIN source_revision r ON r.revision_id = u.revision_id
-        JOIN source s ON s.key = u.source_key WHERE u.unit_id = ?""", [unit_id.strip()])
+    row = queries.unit_with_revision(store, unit_id.strip())
     if row is None:
         raise NotFoundError(f"no evidence unit {unit_id!r}", where="UNIT_ID",
                             fix="take a unit id from `graphcite sources` / `graphcite check --json`")
-    values = store.rows("""SELECT start, "end", surface, magnitude, low, high, unit, dimensionality, kind,
-                                  counted_noun, measured, bound, role
-                           FROM typed_value WHERE unit_id = ? ORDER BY start""", [unit_id.strip()])
+    values = queries.unit_values(store, unit_id.strip())
     return {
         "unit_id": row["unit_id"], "source": row["source_key"], "revision": row["revision_id"],
         "revision_seq": row["revision_seq"], "current": row["revision_id"] == row["current_revision"],

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphcite.store import Store
+from graphcite.store.queries import ingest as queries
 
 __all__ = ["CYCLE_RELATION", "LINEAGE_KEYS", "current_links", "dangling_links", "links_from_metadata",
            "mark_supersession_cycles", "supersession_cycles"]
@@ -56,37 +57,17 @@ def links_from_metadata(source_key: str, revision_id: str, metadata: Mapping[str
     return rows
 
 
-CURRENT_LINKS_SQL = """
-SELECT DISTINCT l.from_key, l.to_key, l.relation
-FROM source_link l
-JOIN source_revision r ON r.revision_id = l.declared_in
-JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
-WHERE l.relation <> 'revision_of'
-ORDER BY 1, 2, 3
-"""
-
-
 def current_links(store: Store) -> list[dict[str, str]]:
     """Links declared by the current revision of their declaring source."""
-    return store.rows(CURRENT_LINKS_SQL)
+    return queries.current_links(store)
 
 
 def dangling_links(store: Store) -> list[dict[str, str]]:
     """Current links whose other end was never ingested."""
-    return store.rows(f"""
-        SELECT c.* FROM ({CURRENT_LINKS_SQL}) c
-        WHERE c.from_key NOT IN (SELECT key FROM source) OR c.to_key NOT IN (SELECT key FROM source)
-        ORDER BY 1, 2, 3""")
+    return queries.dangling_links(store)
 
 
-_SUPERSESSIONS_SQL = f"""
-SELECT l.link_id, l.from_key, l.to_key, l.relation
-FROM source_link l
-JOIN source_revision r ON r.revision_id = l.declared_in
-JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
-WHERE l.relation IN ('supersedes', '{CYCLE_RELATION}')
-ORDER BY l.link_id
-"""
+_SUPERSESSION_RELATIONS = ("supersedes", CYCLE_RELATION)
 
 
 def _cycle_groups(edges: list[tuple[str, str]]) -> list[list[str]]:
@@ -100,7 +81,7 @@ def _cycle_groups(edges: list[tuple[str, str]]) -> list[list[str]]:
 
 def supersession_cycles(store: Store) -> list[list[str]]:
     """Groups of source keys whose current ``supersedes`` declarations form a cycle, each sorted."""
-    rows = store.rows(_SUPERSESSIONS_SQL)
+    rows = queries.current_supersessions(store, _SUPERSESSION_RELATIONS)
     return _cycle_groups([(r["from_key"], r["to_key"]) for r in rows]) if rows else []
 
 
@@ -109,7 +90,7 @@ def mark_supersession_cycles(store: Store) -> list[str]:
 
     Runs inside the ingest transaction after the new links are written.
     """
-    rows = store.rows(_SUPERSESSIONS_SQL)
+    rows = queries.current_supersessions(store, _SUPERSESSION_RELATIONS)
     if not rows:
         return []
     groups = _cycle_groups([(r["from_key"], r["to_key"]) for r in rows])
@@ -122,8 +103,6 @@ def mark_supersession_cycles(store: Store) -> list[str]:
         if row["relation"] != wanted:
             relabel[wanted].append(row["link_id"])
     for relation, link_ids in relabel.items():
-        if link_ids:
-            condition, params = store.in_list("link_id", link_ids)
-            store.execute(f"UPDATE source_link SET relation = ? WHERE {condition}", [relation, *params])
+        queries.relabel_links(store, link_ids, relation)
     return [f"supersession cycle among {', '.join(group)}: they supersede one another, so none of them "
             "is treated as superseded (fix their supersedes / superseded_by keys)" for group in groups]

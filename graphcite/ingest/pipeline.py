@@ -1,11 +1,11 @@
 """Files -> source revisions, evidence units, heading status, typed values, lineage: one transaction.
 
-The work per file (read, parse, cut units, extract values; :mod:`graphcite.ingest.prepare`) is pure and
-runs in worker processes with ``jobs > 1``, or in Ray tasks with ``engine="ray"`` (a local runtime, or a
-cluster at ``address``), which return each file's rows as Arrow tables. The main process writes each
-file's rows as they arrive, in batches, inside one transaction, so memory holds a few files at a time
-and a failure or a kill leaves nothing half written; the term index is built at the end with one
-``INSERT ... SELECT``.
+The work per file (read, parse, cut units, extract values, index terms; :mod:`graphcite.ingest.prepare`)
+is pure and runs in worker processes with ``jobs > 1``, or in Ray tasks with ``engine="ray"`` (a local
+runtime, or a cluster at ``address``), which return each file's rows as Arrow tables. The main process
+writes the rows as they arrive, in bulk batches, inside one transaction, so memory holds a few files at
+a time and a failure or a kill leaves nothing half written. The SQL it runs besides those bulk writes
+is in :mod:`graphcite.store.queries.ingest`.
 
 Unchanged files (same content hash as the current revision) are a no-op; a changed file becomes a
 new revision and the source's pointer moves to it. A file changed back to content stored earlier
@@ -35,10 +35,11 @@ import pyarrow as pa
 from graphcite.distributed.runtime import check_engine, check_workers
 from graphcite.errors import IngestError, make_error
 from graphcite.ingest import files as filesmod
-from graphcite.ingest import lineage, terms
+from graphcite.ingest import lineage
 from graphcite.ingest.prepare import PreparedFile, prepare_file, revision_id_for, unit_id_for
 from graphcite.ingest.workers import ordered_map
 from graphcite.store import Store, utcnow
+from graphcite.store.queries import ingest as queries
 
 __all__ = ["IngestReport", "PreparedFile", "ProgressCallback", "ingest", "prepare_file", "revision_id_for", "unit_id_for"]
 
@@ -88,7 +89,7 @@ class _Writer:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.revisions: list[dict[str, Any]] = []
-        self.tables: dict[str, list[pa.Table]] = {"evidence_unit": [], "typed_value": []}
+        self.tables: dict[str, list[pa.Table]] = {"evidence_unit": [], "typed_value": [], "term_posting": []}
         self.links: list[dict[str, Any]] = []
         self.rows = 0
         self.chars = 0
@@ -97,7 +98,7 @@ class _Writer:
         self.revisions.append(revision)
         self.links.extend(links)
         self.chars += len(revision["text"])
-        for name, batches in (("evidence_unit", prepared.units), ("typed_value", prepared.values)):
+        for name, batches in prepared.tables():
             for table in batches.tables():
                 self.tables[name].append(table)
                 self.rows += table.num_rows
@@ -208,8 +209,7 @@ def ingest(store: Store, paths: Sequence[str | os.PathLike[str]], *, prefix: str
             try:
                 run.take(prepared)
             finally:
-                prepared.units.discard()
-                prepared.values.discard()
+                prepared.discard()
         run.finish()
     report.dangling = lineage.dangling_links(store)
     return report
@@ -222,15 +222,10 @@ class _Run:
         self.store = store
         self.report = report
         self.now = utcnow()
-        self.latest = {r["key"]: r for r in store.rows(
-            "SELECT s.key, s.current_revision, r.content_hash, "
-            "(SELECT max(seq) FROM source_revision a WHERE a.source_key = s.key) AS last_seq "
-            "FROM source s JOIN source_revision r ON r.revision_id = s.current_revision")}
+        self.latest = {r["key"]: r for r in queries.current_revisions(store)}
         self.writer = _Writer(store)
         self.new_sources: list[dict[str, Any]] = []
-        self.moved: list[tuple[str, dict[str, Any]]] = []
-        self.new_revisions: list[str] = []
-        terms.ensure_lemma_table(store)
+        self.moved: list[dict[str, Any]] = []
 
     def take(self, prepared: PreparedFile) -> None:
         """Unchanged: nothing; earlier content: move the pointer back; else queue a new revision."""
@@ -243,9 +238,8 @@ class _Run:
             report.unchanged.append(key)
             return
         rev = dict(prepared.revision, ingested_at=self.now)
-        if previous and self.store.scalar("SELECT count(*) FROM source_revision WHERE revision_id = ?",
-                                          [rev["revision_id"]]):
-            self.moved.append((key, rev))
+        if previous and queries.revision_stored(self.store, rev["revision_id"]):
+            self._move(key, rev)
             report.updated.append(key)
             report.reverted.append(key)
             return
@@ -258,7 +252,7 @@ class _Run:
                 "link_id": hashlib.sha256(f"rev\0{rev['revision_id']}".encode()).hexdigest()[:16],
                 "from_key": rev["revision_id"], "to_key": previous["current_revision"],
                 "relation": "revision_of", "declared_in": rev["revision_id"]})
-            self.moved.append((key, rev))
+            self._move(key, rev)
             report.updated.append(key)
         else:
             self.new_sources.append({"key": key, "title": rev["title"], "kind": rev["kind"],
@@ -266,17 +260,18 @@ class _Run:
                                      "first_ingested_at": self.now})
             report.added.append(key)
         self.writer.add(rev, prepared, links)
-        self.new_revisions.append(rev["revision_id"])
         report.units += prepared.units.num_rows
         report.values += prepared.values.num_rows
+        report.postings += prepared.postings.num_rows
+
+    def _move(self, key: str, rev: dict[str, Any]) -> None:
+        self.moved.append({"key": key, "current_revision": rev["revision_id"], "title": rev["title"],
+                           "kind": rev["kind"], "visibility": rev["visibility"]})
 
     def finish(self) -> None:
-        """Write what is queued, move source pointers, index terms, label supersession cycles."""
+        """Write what is queued, move source pointers, label supersession cycles."""
         store = self.store
         self.writer.flush()
         store.bulk_insert("source", self.new_sources, or_ignore=True)
-        for key, rev in self.moved:
-            store.execute("UPDATE source SET current_revision = ?, title = ?, kind = ?, visibility = ? "
-                          "WHERE key = ?", [rev["revision_id"], rev["title"], rev["kind"], rev["visibility"], key])
-        self.report.postings = terms.index_revisions(store, self.new_revisions)
+        queries.point_sources_at(store, self.moved)
         self.report.warnings.extend(lineage.mark_supersession_cycles(store))

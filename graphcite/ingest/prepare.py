@@ -18,7 +18,6 @@ import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from graphcite.ingest import files as filesmod
 from graphcite.ingest import frontmatter, status, values
 from graphcite.ingest.bounds import bounded_units
 from graphcite.ingest.lineage import LINEAGE_KEYS
+from graphcite.ingest.terms import content_terms
 from graphcite.models import ExtractedValue, ParsedDocument, ParsedUnit
 from graphcite.store import arrow_schema
 
@@ -36,6 +36,7 @@ __all__ = ["MEMORY_ROWS", "PreparedFile", "RowBatches", "prepare_file", "revisio
 
 FORMAT_KINDS = {"python": "code"}
 _BATCH_ROWS = 8_192
+_POSTING_BATCH_ROWS = 65_536
 #: Rows of one table kept in memory per file before further rows are spilled to disk.
 MEMORY_ROWS = 100_000
 
@@ -54,8 +55,9 @@ def revision_id_for(key: str, content_hash: str) -> str:
 class PreparedFile:
     """Everything one file contributes, computed without touching the store.
 
-    ``units`` and ``values`` hold the ``evidence_unit`` and ``typed_value`` rows as Arrow batches; ``warnings`` are one-line notes for the ingest report (a PDF reader's complaints,
-    a visibility conflict between front matter and sidecar).
+    ``units``, ``values`` and ``postings`` hold the ``evidence_unit``, ``typed_value`` and ``term_posting``
+    rows as Arrow batches; ``warnings`` are one-line notes for the ingest report (a PDF reader's
+    complaints, a visibility conflict between front matter and sidecar).
     """
 
     key: str
@@ -64,9 +66,21 @@ class PreparedFile:
     revision: dict[str, Any]
     units: RowBatches
     values: RowBatches
+    postings: RowBatches
     metadata: dict[str, Any]
     size: int
     warnings: list[str] = field(default_factory=list)
+
+    def tables(self) -> Iterator[tuple[str, RowBatches]]:
+        """(table name, rows) for each table this file adds rows to, in the order they are written."""
+        yield "evidence_unit", self.units
+        yield "typed_value", self.values
+        yield "term_posting", self.postings
+
+    def discard(self) -> None:
+        """Drop the rows and remove their spill files."""
+        for _, batches in self.tables():
+            batches.discard()
 
 
 class RowBatches:
@@ -94,13 +108,21 @@ class RowBatches:
         if len(self._pending) >= _BATCH_ROWS:
             self._flush()
 
+    def add_batch(self, batch: pa.RecordBatch) -> None:
+        """Add rows already made into an Arrow batch of this schema (after the rows appended so far)."""
+        self._flush()
+        if batch.num_rows:
+            self._keep(batch)
+
     def _flush(self) -> None:
         if not self._pending:
             return
         columns = zip(*self._pending, strict=True)
         arrays = [pa.array(column, type=fld.type) for column, fld in zip(columns, self.schema, strict=True)]
-        batch = pa.RecordBatch.from_arrays(arrays, schema=self.schema)
         self._pending = []
+        self._keep(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
+
+    def _keep(self, batch: pa.RecordBatch) -> None:
         self.num_rows += batch.num_rows
         if self.spill_dir is not None and self._in_memory + batch.num_rows > MEMORY_ROWS:
             if self._writer is None:
@@ -157,6 +179,18 @@ class RowBatches:
 
 _UNIT_SCHEMA = arrow_schema("evidence_unit")
 _VALUE_SCHEMA = arrow_schema("typed_value")
+_POSTING_SCHEMA = arrow_schema("term_posting")
+# The column order the row tuples of _add_rows are written in (a tuple is cheaper than a dict per row).
+_UNIT_COLUMNS = ("unit_id", "revision_id", "source_key", "ordinal", "start", "end", "text", "block_type",
+                 "heading_path_json", "status", "status_cue", "page", "symbol", "line_start", "line_end",
+                 "table_headers_json")
+_VALUE_COLUMNS = ("value_id", "unit_id", "revision_id", "start", "end", "surface", "magnitude", "low", "high",
+                  "unit", "dimensionality", "kind", "counted_noun", "measured", "bound", "role")
+_POSTING_COLUMNS = ("term", "unit_id")
+for _schema, _columns in ((_UNIT_SCHEMA, _UNIT_COLUMNS), (_VALUE_SCHEMA, _VALUE_COLUMNS),
+                          (_POSTING_SCHEMA, _POSTING_COLUMNS)):
+    if tuple(_schema.names) != _columns:
+        raise RuntimeError(f"prepare.py builds rows as {_columns}, but the table has columns {_schema.names}")
 
 
 def _parse(found: filesmod.FoundFile, data: bytes, where: str) -> tuple[ParsedDocument, list[str]]:
@@ -260,30 +294,30 @@ def prepare_file(found: filesmod.FoundFile, max_bytes: int = filesmod.DEFAULT_MA
     }
     units = RowBatches(_UNIT_SCHEMA, spill_dir)
     value_rows = RowBatches(_VALUE_SCHEMA, spill_dir)
+    postings = RowBatches(_POSTING_SCHEMA, spill_dir)
     try:
-        _add_rows(found.key, revision_id, doc, doc_status, units, value_rows)
+        _add_rows(found.key, revision_id, doc, doc_status, units, value_rows, postings)
         return PreparedFile(found.key, str(found.path), content_hash, revision, units.finish(),
-                            value_rows.finish(), meta, size, [*notes, *merge_notes])
+                            value_rows.finish(), postings.finish(), meta, size, [*notes, *merge_notes])
     except BaseException:
-        units.discard()
-        value_rows.discard()
+        for batches in (units, value_rows, postings):
+            batches.discard()
         raise
 
 
 def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str | None,
-              units: RowBatches, value_rows: RowBatches) -> None:
-    """Append the bounded units of ``doc`` and their typed values as rows.
+              units: RowBatches, value_rows: RowBatches, postings: RowBatches) -> None:
+    """Append the bounded units of ``doc``, their typed values and their index terms as rows.
 
     Per file, a heading path's status and JSON and a header's meaning are computed once.
     """
-    unit_row_of = itemgetter(*_UNIT_SCHEMA.names)
-    value_row_of = itemgetter(*_VALUE_SCHEMA.names)
     text = doc.text
     statuses: dict[tuple[str, ...], tuple[str, str | None]] = {}
     paths_json: dict[tuple[str, ...], str] = {}
     header_units: dict[str, str | None] = {}
     header_meaning: dict[str, tuple[str | None, str | None]] = {}
     sha256 = hashlib.sha256
+    terms = _Postings(postings)
     for ordinal, unit in enumerate(bounded_units(text, doc.units)):
         path = unit.heading_path
         if path not in statuses:
@@ -291,15 +325,12 @@ def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str |
             paths_json[path] = json.dumps(list(path), ensure_ascii=False)
         unit_status, cue = statuses[path]
         uid = unit_id_for(revision_id, unit.start, unit.end)
-        units.append(unit_row_of({
-            "unit_id": uid, "revision_id": revision_id, "source_key": key, "ordinal": ordinal,
-            "start": unit.start, "end": unit.end, "text": text[unit.start:unit.end],
-            "block_type": unit.block_type, "heading_path_json": paths_json[path],
-            "status": unit_status, "status_cue": cue, "page": unit.page, "symbol": unit.symbol,
-            "line_start": unit.line_start, "line_end": unit.line_end,
-            "table_headers_json": json.dumps(list(unit.table_headers), ensure_ascii=False)
-            if unit.table_headers else None,
-        }))
+        unit_text = text[unit.start:unit.end]
+        terms.add(uid, content_terms(unit_text))
+        headers = unit.table_headers
+        units.append((uid, revision_id, key, ordinal, unit.start, unit.end, unit_text, unit.block_type,
+                      paths_json[path], unit_status, cue, unit.page, unit.symbol, unit.line_start, unit.line_end,
+                      json.dumps(list(headers), ensure_ascii=False) if headers else None))
         for value, offset, header in _unit_values(text, unit, header_units):
             start, end = value.start + offset, value.end + offset
             measured, role = value.measured, value.role
@@ -308,14 +339,35 @@ def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str |
                     header_meaning[header] = (_header_subject(header), _header_role(header))
                 measured = measured if measured is not None else header_meaning[header][0]
                 role = role if role is not None else header_meaning[header][1]
-            value_rows.append(value_row_of({
-                "value_id": sha256(f"{uid}:{start}:{end}".encode()).hexdigest()[:16],
-                "unit_id": uid, "revision_id": revision_id, "start": start, "end": end,
-                "surface": value.surface, "magnitude": value.magnitude, "low": value.low, "high": value.high,
-                "unit": value.unit, "dimensionality": value.dimensionality, "kind": value.kind,
-                "counted_noun": value.counted_noun, "measured": measured, "bound": value.bound,
-                "role": role,
-            }))
+            value_rows.append((sha256(f"{uid}:{start}:{end}".encode()).hexdigest()[:16], uid, revision_id,
+                               start, end, value.surface, value.magnitude, value.low, value.high, value.unit,
+                               value.dimensionality, value.kind, value.counted_noun, measured, value.bound, role))
+    terms.flush()
+
+
+class _Postings:
+    """A file's ``term_posting`` rows as two columns: each term, and the unit it belongs to as an index
+    into the file's unit ids (one Arrow ``take`` makes the id column, instead of a tuple per row)."""
+
+    def __init__(self, into: RowBatches) -> None:
+        self.into = into
+        self.terms: list[str] = []
+        self.owners: list[int] = []
+        self.unit_ids: list[str] = []
+
+    def add(self, unit_id: str, terms: list[str]) -> None:
+        self.terms.extend(terms)
+        self.owners.extend([len(self.unit_ids)] * len(terms))
+        self.unit_ids.append(unit_id)
+        if len(self.terms) >= _POSTING_BATCH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.terms:
+            unit_ids = pa.array(self.unit_ids, type=pa.string()).take(pa.array(self.owners, type=pa.int32()))
+            self.into.add_batch(pa.RecordBatch.from_arrays([pa.array(self.terms, type=pa.string()), unit_ids],
+                                                           schema=_POSTING_SCHEMA))
+        self.terms, self.owners, self.unit_ids = [], [], []
 
 
 def _first_heading(doc: ParsedDocument) -> str | None:
