@@ -1,6 +1,7 @@
 """Scale-out on one machine: ingest and check-batch in-process vs on Ray with 1 and 2 workers, one run.
 
     python -m benchmarks.scale [--mb 50] [--answers 10000] [--json] [--skip-ingest] [--skip-check]
+                               [--skip-postgres]
 
 The machine is shared, so besides wall-clock rates each row gives the CPU seconds the work used (this
 process plus every process it started: Ray's workers, raylet and GCS) and the rate per CPU second,
@@ -13,6 +14,14 @@ of two claims each, drawn with a fixed seed from the bundled answers' claims, ve
 bundled corpus. Ray times include the workers' first imports (spaCy, the lexicon), not the runtime's
 start. Ratios are against the in-process run of the
 same invocation; "per core" divides by the cores doing the work (1 in-process, N workers on Ray).
+
+check-batch also runs in-process against PostgreSQL (a temporary server started before the clock,
+the corpus ingested into it), unless ``--skip-postgres`` or the server binaries are missing; its
+``cpu_s`` adds the server's processes to this one's, since the queries' work happens there. The
+answers are drawn from a small pool of claims, so claim-keyed caches (decomposition, alignment) are
+warm after the first few hundred answers: these are rates for a batch whose claims repeat. A warm-up
+batch (300 other answers, not timed) fills this process's caches first, so the in-process runs on
+DuckDB and PostgreSQL start alike.
 """
 
 from __future__ import annotations
@@ -156,7 +165,37 @@ def bench_answers(count: int, seed: int = 5) -> list[dict[str, Any]]:
     return [{"answer_id": f"bench-{i:06}", "claims": rng.sample(claims, 2)} for i in range(count)]
 
 
-def _check_rows(count: int, work: Path) -> list[dict[str, Any]]:
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds of process ``pid`` and every living process below it."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        own = (int(fields[11]) + int(fields[12])) / _TICK
+    except (OSError, IndexError):
+        own = 0.0
+    return own + _children_cpu(pid)
+
+
+@contextlib.contextmanager
+def _postgres_corpus(rows: list[dict[str, Any]]) -> Iterator[tuple[str, int] | None]:
+    """A temporary PostgreSQL server holding the ingested corpus: (URL of a template database, the
+    server's process id), or None when the server binaries are missing."""
+    from graphcite.ingest import ingest
+    from graphcite.store import Store
+    from graphcite.store.pgserver import find_pg_bin, temporary_server
+
+    if find_pg_bin() is None:
+        rows.append({"benchmark": "check-batch on PostgreSQL", "engine": "skipped: no server binaries"})
+        yield None
+        return
+    with temporary_server() as server:
+        with Store(server.create_database("corpus")) as store:
+            ingest(store, [CORPUS])
+        pid = int((server.data / "postmaster.pid").read_text(encoding="ascii").split()[0])
+        yield server.url("corpus"), pid
+
+
+def _check_rows(count: int, work: Path, postgres: bool) -> list[dict[str, Any]]:
     from graphcite.ingest import ingest
     from graphcite.store import Store
     from graphcite.verify.batch import check_batch
@@ -167,13 +206,8 @@ def _check_rows(count: int, work: Path) -> list[dict[str, Any]]:
     answers = bench_answers(count)
     rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
-    for name, options, cores in CONFIGS:
-        db = work / f"check-{len(runs)}.duckdb"
-        shutil.copy(seed_db, db)
-        with _runtime(options, rows), Store(db) as store:
-            seconds, cpu, results = _measure(lambda store=store, options=options: check_batch(store, answers,
-                                                                                             **options))
-        db.unlink()
+
+    def record(name: str, cores: int, seconds: float, cpu: float, results: list[dict[str, Any]]) -> None:
         failed = sum(1 for r in results if "error" in r)
         claims = sum(len(r["claims"]) for r in results if "claims" in r)
         runs.append({"benchmark": f"check-batch {count:,} answers", "engine": name, "seconds": round(seconds, 2),
@@ -181,6 +215,31 @@ def _check_rows(count: int, work: Path) -> list[dict[str, Any]]:
                      "cpu_s": round(cpu, 1), "answers per cpu_s": round(count / cpu, 1),
                      "claims/s": round(claims / seconds, 1), "failed": failed})
         _partial(runs[-1])
+
+    # warm this process's caches of claim readings (decomposition, alignment) before any clock, so the
+    # in-process runs on either engine start alike; Ray's workers start cold in every configuration
+    warm = work / "warm.duckdb"
+    shutil.copy(seed_db, warm)
+    with Store(warm) as store:
+        check_batch(store, bench_answers(min(count, 300), seed=6), record=False)
+    warm.unlink()
+    for name, options, cores in CONFIGS:
+        db = work / f"check-{len(runs)}.duckdb"
+        shutil.copy(seed_db, db)
+        with _runtime(options, rows), Store(db) as store:
+            seconds, cpu, results = _measure(lambda store=store, options=options: check_batch(store, answers,
+                                                                                             **options))
+        db.unlink()
+        record(name, cores, seconds, cpu, results)
+    if postgres:
+        with _postgres_corpus(rows) as found:
+            if found is not None:
+                url, server = found
+                with Store(url) as store:
+                    server0 = _tree_cpu(server)
+                    seconds, cpu, results = _measure(lambda store=store: check_batch(store, answers))
+                    cpu += _tree_cpu(server) - server0
+                record("in-process, PostgreSQL", 1, seconds, cpu, results)
     for row in runs:
         row["speed-up"] = round(runs[0]["seconds"] / row["seconds"], 2)
     return rows + runs
@@ -192,6 +251,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--answers", type=int, default=10_000, help="answers for check-batch")
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-check", action="store_true")
+    parser.add_argument("--skip-postgres", action="store_true", help="no check-batch run against PostgreSQL")
     parser.add_argument("--json", action="store_true", help="one JSON object per row")
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
@@ -201,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
         if not args.skip_ingest:
             rows += _ingest_rows(args.mb, work)
         if not args.skip_check:
-            rows += _check_rows(args.answers, work)
+            rows += _check_rows(args.answers, work, not args.skip_postgres)
     if not args.json:
         print(f"load average before: {load[0]:.2f}, after: {os.getloadavg()[0]:.2f} (2 cores shared)")
     emit(rows, args.json)

@@ -38,12 +38,16 @@ from graphcite.claims.answers import (
 from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answers
 from graphcite.distributed.runtime import check_engine, check_workers
 from graphcite.errors import GraphciteError, make_error
+from graphcite.language.domain import using
 from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.store import Store, copy_store, utcnow
 from graphcite.store.queries import verify as reads
+from graphcite.store.queries.verify_memo import evidence_memo
 from graphcite.verify.check import check_audience, earlier_checks, record_rows, resolve_answer
 from graphcite.verify.config import VerifierConfig
+from graphcite.verify.contradictions import prefetch_contradictions
 from graphcite.verify.engine import verify_claims
+from graphcite.verify.resolve import prefetch_citations
 
 __all__ = ["BatchItem", "check_batch", "expand_answers", "verify_items"]
 
@@ -66,16 +70,36 @@ class BatchItem:
 def verify_items(store: Store, items: Sequence[BatchItem], config: VerifierConfig,
                  audience: str) -> list[dict[str, Any]]:
     """Reports (``{"report", "parts"}``: the atomic parts of an answer not stored yet) or errors
-    (``{"error", "code"}``) for ``items``; reads only."""
-    results: list[dict[str, Any]] = []
-    for item in items:
-        try:
-            parts = item.parts if item.parts is not None else parts_for(item.answer)
-            report = verify_claims(store, item.answer, parts, config, audience=audience)
-            results.append({"report": report, "parts": parts if item.parts is None else None})
-        except GraphciteError as exc:
-            results.append({"error": str(exc), "code": exc.code})
-    return results
+    (``{"error", "code"}``) for ``items``; reads only.
+
+    The evidence the items cite, and the contradiction candidates of all their parts, are read
+    together first (a few bulk queries for the chunk instead of a few per answer); inside the
+    evidence memo of a batch, later chunks read only what earlier ones did not.
+    """
+    with evidence_memo(store):
+        prepared: list[list[list[AtomicClaim]] | dict[str, Any]] = []
+        for item in items:
+            try:
+                prepared.append(item.parts if item.parts is not None else parts_for(item.answer))
+            except GraphciteError as exc:
+                prepared.append({"error": str(exc), "code": exc.code})
+        ready = [(item, parts) for item, parts in zip(items, prepared, strict=True) if isinstance(parts, list)]
+        prefetch_citations(store, [ref for item, _ in ready for claim in item.answer.claims
+                                   for ref in claim.citations])
+        if config.store_contradictions and not config.lexical_only:
+            with using(config.domain_lexicon()):  # the terms are read as the engine will read them
+                prefetch_contradictions(store, [parts for _, parts in ready])
+        results: list[dict[str, Any]] = []
+        for item, parts in zip(items, prepared, strict=True):
+            if isinstance(parts, dict):
+                results.append(parts)
+                continue
+            try:
+                report = verify_claims(store, item.answer, parts, config, audience=audience)
+                results.append({"report": report, "parts": parts if item.parts is None else None})
+            except GraphciteError as exc:
+                results.append({"error": str(exc), "code": exc.code})
+        return results
 
 
 def _label(ref: AnswerRef) -> str:
@@ -150,8 +174,9 @@ def _worker_view(store: Store) -> Iterator[str]:
 def _compute(store: Store, items: list[BatchItem], config: VerifierConfig, audience: str, engine: str,
              workers: int | None, address: str | None) -> Iterator[tuple[BatchItem, dict[str, Any]]]:
     if engine == "local" or not items:
-        for item in items:
-            yield item, verify_items(store, [item], config, audience)[0]
+        with evidence_memo(store):
+            for chunk in _chunks(items, 1):
+                yield from zip(chunk, verify_items(store, chunk, config, audience), strict=True)
         return
     from graphcite.distributed.runtime import ray_runtime
     from graphcite.distributed.verify import verify_on_ray

@@ -16,6 +16,7 @@ from graphcite.language.values import values_agree
 from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
 from graphcite.store import Store
 from graphcite.store.queries import contradictions as reads
+from graphcite.store.queries.verify_memo import memo_of
 from graphcite.verify.evidence import negation_of
 from graphcite.verify.lexical import lexical_score, support_terms
 from graphcite.verify.resolve import ResolvedCitation
@@ -23,7 +24,7 @@ from graphcite.verify.rules.common import blank_values
 from graphcite.verify.rules.quantity import agree, claim_values, comparable, times_noun
 from graphcite.verify.rules.scope import named_entities
 
-__all__ = ["find_contradictions", "unit_conflicts"]
+__all__ = ["find_contradictions", "prefetch_contradictions", "unit_conflicts"]
 
 CANDIDATES_PER_PART = 12
 # terms in more than this share of units ("retry" in a retry archive) do not narrow the search
@@ -85,10 +86,14 @@ def unit_conflicts(part: AtomicClaim, unit_text: str, unit_values: Sequence[Extr
     return None
 
 
-def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicClaim]], answer: InputAnswer,
-                        resolved: Sequence[ResolvedCitation], *,
-                        audience: str = "internal") -> dict[tuple[int, int], list[dict[str, Any]]]:
-    """Contradicting units per (claim index, part index), found through the term index in bulk."""
+_TermRows = tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...]]
+_PREFETCHED = "contradiction candidates"
+
+
+def _term_rows(parts_per_claim: Sequence[Sequence[AtomicClaim]]) -> tuple[dict[tuple[int, int], AtomicClaim],
+                                                                         _TermRows]:
+    """The parts worth searching (they state values or a negation and have two terms or more), and one
+    ``(claim, part, term)`` row per term of each, as parallel tuples."""
     rows_claim: list[int] = []
     rows_part: list[int] = []
     rows_term: list[str] = []
@@ -105,11 +110,42 @@ def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicC
                 rows_claim.append(ci)
                 rows_part.append(pi)
                 rows_term.append(term)
+    return wanted, (tuple(rows_claim), tuple(rows_part), tuple(rows_term))
+
+
+def prefetch_contradictions(store: Store, answers_parts: Sequence[Sequence[Sequence[AtomicClaim]]]) -> None:
+    """Search the candidates of many answers' parts in one grouped query; each answer's
+    :func:`find_contradictions` then takes its own (inside an evidence memo; a no-op outside one)."""
+    memo = memo_of(store)
+    if memo is None:
+        return
+    keys = [_term_rows(parts)[1] for parts in answers_parts]
+    answers = [a for a, key in enumerate(keys) for _ in key[2]]
+    if not answers:
+        return
+    found: dict[int, list[dict[str, Any]]] = {a: [] for a, key in enumerate(keys) if key[2]}
+    for row in reads.contradiction_candidates(
+            store, [c for key in keys for c in key[0]], [p for key in keys for p in key[1]],
+            [t for key in keys for t in key[2]], per_part=CANDIDATES_PER_PART, common_share=COMMON_TERM_SHARE,
+            answers=answers):
+        found[row.pop("ai")].append(row)
+    for a, rows in found.items():
+        memo.stash(_PREFETCHED, keys[a], rows)
+
+
+def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicClaim]], answer: InputAnswer,
+                        resolved: Sequence[ResolvedCitation], *,
+                        audience: str = "internal") -> dict[tuple[int, int], list[dict[str, Any]]]:
+    """Contradicting units per (claim index, part index), found through the term index in bulk."""
+    wanted, key = _term_rows(parts_per_claim)
     if not wanted:
         return {}
     cited_units = {c.unit_id for c in resolved if c.unit_id}
-    candidates = reads.contradiction_candidates(store, rows_claim, rows_part, rows_term, per_part=CANDIDATES_PER_PART,
-                                                common_share=COMMON_TERM_SHARE)
+    memo = memo_of(store)
+    candidates = memo.take(_PREFETCHED, key) if memo is not None else None
+    if candidates is None:
+        candidates = reads.contradiction_candidates(store, *key, per_part=CANDIDATES_PER_PART,
+                                                    common_share=COMMON_TERM_SHARE)
     if not candidates:
         return {}
     value_rows = reads.values_with_unit_start(store, {c["unit_id"] for c in candidates})

@@ -32,13 +32,14 @@ from typing import Any
 from graphcite.models import CitationRef, ExtractedValue
 from graphcite.store import Store
 from graphcite.store.queries import resolve as reads
+from graphcite.store.queries.verify_memo import memo_of
 from graphcite.verify.catalogue import CODES
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.locate import ElsewhereQuery, LocateQuery, find_elsewhere, rank_units
 from graphcite.verify.quotes import QuoteMatch, QuoteProblem, RenderedQuote, match_quote, scope_problem
 from graphcite.verify.registry import Finding
 
-__all__ = ["ResolvedCitation", "resolve_citations", "source_aliases"]
+__all__ = ["ResolvedCitation", "prefetch_citations", "resolve_citations", "source_aliases"]
 
 SMALL_REVISION_SET = 16
 
@@ -434,6 +435,14 @@ def _joint_evidence(evidence: Evidence, pieces: list[dict[str, Any]], text: str,
     return replace(evidence, quote=sep.join(quotes), context="\n".join(context), heading_path=headings,
                    values=tuple(values), context_values=tuple(context_values),
                    status=worst if evidence.status == "current" else evidence.status)
+
+
+def prefetch_citations(store: Store, refs: Sequence[CitationRef]) -> None:
+    """Read the units, sources, revisions and supersessions that many answers' citations name in one
+    set of bulk queries; each answer's :func:`resolve_citations` then finds them in the evidence memo
+    (a no-op outside one)."""
+    if memo_of(store) is not None and refs:
+        _Fetched(store, refs)
 
 
 def resolve_citations(store: Store, refs: Sequence[CitationRef], *, audience: str = "internal") -> list[ResolvedCitation]:

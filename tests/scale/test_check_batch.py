@@ -155,3 +155,37 @@ def test_an_alce_run_file_is_one_line_per_item(corpus_db: Path, tmp_path: Path) 
     assert lines[1]["claims"][0]["status"] == "supported"
     single = runner.invoke(app, ["check", str(run), "--db", str(db), "--json"])
     assert single.exit_code == 2 and "2 items" in single.output  # one answer at a time for `check`
+
+
+def test_a_chunk_verified_together_matches_one_answer_at_a_time_with_fewer_statements(
+        any_corpus_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """verify_items reads the chunk's evidence and contradiction candidates together (evidence memo):
+    the reports are the ones verify_claims gives answer by answer, for a fraction of the statements."""
+    import random
+
+    from graphcite.claims.answers import parts_for
+    from graphcite.verify.batch import BatchItem, verify_items
+    from graphcite.verify.check import resolve_answer
+    from graphcite.verify.config import VerifierConfig
+    from graphcite.verify.engine import verify_claims
+
+    store, config = any_corpus_store, VerifierConfig()
+    claims = [c for path in sorted(ANSWERS.glob("*.json")) for c in json.loads(path.read_text("utf-8"))["claims"]]
+    rng = random.Random(3)
+    items = [BatchItem(i, resolve_answer(store, {"answer_id": f"t{i}", "claims": rng.sample(claims, 2)}))
+             for i in range(24)]
+    sent: list[str] = []
+    run = store._run
+
+    def counted(sql: str, params: Any) -> Any:
+        sent.append(sql)
+        return run(sql, params)
+
+    monkeypatch.setattr(store, "_run", counted)
+    alone = [verify_claims(store, item.answer, parts_for(item.answer), config) for item in items]
+    statements_alone = len(sent)
+    sent.clear()
+    together = verify_items(store, items, config, "internal")
+    assert [r["report"] for r in together] == alone
+    assert all(r["parts"] == parts_for(item.answer) for r, item in zip(together, items, strict=True))
+    assert len(sent) * 3 < statements_alone, (len(sent), statements_alone)

@@ -10,11 +10,15 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from graphcite.models import Acceptance
 from graphcite.store import Store
+from graphcite.store.queries import RESTRICTED_KEYS_SQL
 from graphcite.store.queries import contradictions as cq
 from graphcite.store.queries import resolve as rq
 from graphcite.store.queries import verify as vq
+from graphcite.store.queries.verify_memo import evidence_memo, memo_of
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSWER = ROOT / "graphcite" / "examples" / "answers" / "clean.json"
@@ -255,3 +259,103 @@ def test_stored_answers_and_record_counts(any_corpus_store: Store) -> None:
     check_answer(store, str(ANSWER))
     assert vq.record_counts(store, [rev]) == {rev: 2 * len(report["claims"])}
     assert vq.stored_answer_revs(store, []) == set() and vq.record_counts(store, []) == {}
+
+
+# -- the evidence memo of a batch ----------------------------------------------------------------
+def counting(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The statements ``store`` sends from now on (the real engine still runs each one)."""
+    sent: list[str] = []
+    run = store._run
+
+    def counted(sql: str, params: Any) -> Any:
+        sent.append(sql)
+        return run(sql, params)
+
+    monkeypatch.setattr(store, "_run", counted)
+    return sent
+
+
+def test_inside_a_memo_evidence_read_again_sends_nothing(any_corpus_store: Store,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    store = any_corpus_store
+    other, unit = units_of(store, DECISION)[:2]
+    sent = counting(store, monkeypatch)
+    with evidence_memo(store) as memo:
+        first = (rq.units_by_id(store, [unit["unit_id"], "no-such-unit"]), cq.superseded_sources(store),
+                 vq.term_frequencies(store, ["relay", "no-such-term"]), vq.has_restricted_sources(store),
+                 rq.values_of_units(store, [unit["unit_id"]]), vq.public_terms(store, ["relay", "rotate"]))
+        count = len(sent)
+        again = (rq.units_by_id(store, ["no-such-unit", unit["unit_id"]]), cq.superseded_sources(store),
+                 vq.term_frequencies(store, ["no-such-term", "relay"]), vq.has_restricted_sources(store),
+                 rq.values_of_units(store, [unit["unit_id"]]), vq.public_terms(store, ["rotate", "relay"]))
+        assert len(sent) == count == memo.reads == 6  # unknown ids and terms are remembered as absent too
+        assert again == first
+        # a new id alone is read, and the answer still holds every id asked for, in order
+        assert rq.units_by_id(store, [unit["unit_id"], other["unit_id"]]) == sorted(
+            [unit, other], key=lambda u: u["unit_id"])
+        assert len(sent) == count + 1
+    # outside the memo every read goes to the database again
+    assert rq.units_by_id(store, [unit["unit_id"]]) == [unit] and len(sent) == count + 2
+    assert memo_of(store) is None
+
+
+def test_a_memo_that_outgrows_its_bound_starts_afresh_and_stays_right(any_corpus_store: Store,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import graphcite.store.queries.verify_memo as memo_module
+
+    monkeypatch.setattr(memo_module, "MAX_ENTRIES", 3)
+    store = any_corpus_store
+    units = units_of(store, DECISION)[:5]
+    ids = [u["unit_id"] for u in units]
+    with evidence_memo(store):
+        assert rq.units_by_id(store, ids[:2]) == sorted(units[:2], key=lambda u: u["unit_id"])
+        assert rq.units_by_id(store, ids[1:4]) == sorted(units[1:4], key=lambda u: u["unit_id"])
+        assert rq.units_by_id(store, ids) == sorted(units, key=lambda u: u["unit_id"])
+
+
+def test_memos_nest_and_a_stashed_value_is_taken_once(any_store: Store) -> None:
+    with evidence_memo(any_store) as outer, evidence_memo(any_store) as inner:
+        assert inner is outer and memo_of(any_store) is outer
+        outer.stash("k", ("a",), [1])
+        outer.stash("k", ("a",), [2])
+        assert outer.take("k", ("a",)) == [1] and outer.take("k", ("a",)) == [2]
+        assert outer.take("k", ("a",)) is None and outer.take("other", 1) is None
+    assert memo_of(any_store) is None
+
+
+def test_candidates_of_many_answers_in_one_query_equal_one_query_each(any_corpus_store: Store) -> None:
+    store = any_corpus_store
+    asked = [([0, 0, 1, 1], [0, 0, 0, 0], ["relay", "retry", "sign", "secret"]),
+             ([0, 0, 0], [0, 1, 1], ["adapter", "label", "timeout"]),
+             ([2, 2], [1, 1], ["relay", "retry"])]
+    one_each = [cq.contradiction_candidates(store, c, p, t, per_part=4, common_share=0.2) for c, p, t in asked]
+    together = cq.contradiction_candidates(
+        store, [x for c, _, _ in asked for x in c], [x for _, p, _ in asked for x in p],
+        [x for _, _, t in asked for x in t], per_part=4, common_share=0.2,
+        answers=[a for a, (c, _, _) in enumerate(asked) for _ in c])
+    split: list[list[dict[str, Any]]] = [[] for _ in asked]
+    for row in together:
+        split[row.pop("ai")].append(row)
+    assert split == one_each and all(one_each)
+
+
+def test_restricted_candidates_rank_as_the_grouped_query_does(any_corpus_store: Store) -> None:
+    """The ranking over memoised per-term postings equals SQL's: most shared terms first, ties by unit id."""
+    store = any_corpus_store
+    queries, terms = [0, 0, 0, 0, 1, 1, 2], ["rotate", "secret", "sign", "window", "webhook", "relay", "nothing"]
+    rows = store.rows(f"""
+        WITH q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS term),
+        ru AS (SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})),
+        hits AS (SELECT q.qi, p.unit_id, count(*) AS shared FROM q JOIN term_posting p ON p.term = q.term
+                 JOIN ru ON ru.unit_id = p.unit_id GROUP BY q.qi, p.unit_id),
+        ranked AS (SELECT *, row_number() OVER (PARTITION BY qi ORDER BY shared DESC, unit_id) AS rk FROM hits)
+        SELECT qi, unit_id FROM ranked WHERE rk <= 3 ORDER BY qi, rk""", [queries, terms])
+    expected: dict[int, list[str]] = {}
+    for row in rows:
+        expected.setdefault(row["qi"], []).append(row["unit_id"])
+    assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
+    with evidence_memo(store):
+        assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
+        assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
+    postings = vq.restricted_postings(store, ["secret", "nothing"])
+    assert list(postings) == ["secret"] and postings["secret"] == sorted(postings["secret"])

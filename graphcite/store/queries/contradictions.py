@@ -1,6 +1,11 @@
 """What the contradiction search reads: candidate units for many claim parts from the term index in one
 grouped query, their typed values, and which sources are superseded. Used by
 :mod:`graphcite.verify.contradictions`.
+
+The grouped query takes the parts of several answers at once (an answer index per row), so a batch
+finds every answer's candidates in one statement; inside
+:func:`graphcite.store.queries.verify_memo.evidence_memo` the values and the superseded sources come
+from memory after their first read.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from graphcite.store.base import Store
+from graphcite.store.queries.verify_memo import memo_of
 
 __all__ = ["contradiction_candidates", "superseded_sources", "values_with_unit_start"]
 
@@ -16,58 +22,83 @@ Row = dict[str, Any]
 
 
 def contradiction_candidates(store: Store, claims: Sequence[int], parts: Sequence[int], terms: Sequence[str], *,
-                             per_part: int, common_share: float) -> list[Row]:
+                             per_part: int, common_share: float, answers: Sequence[int] | None = None) -> list[Row]:
     """The best current units for each (claim, part), by index terms shared, in one grouped query.
 
-    ``claims``, ``parts`` and ``terms`` are parallel: one row per term of a part. A term found in more
-    than ``common_share`` of all units (and more than 50) does not count. Each row: ``ci, pi, unit_id,
-    text, status, source_key, heading_path_json, page, revision_id, visibility, doc_status``; at most
-    ``per_part`` per part, ordered by part, terms shared (most first), unit id.
+    ``claims``, ``parts`` and ``terms`` are parallel: one row per term of a part; ``answers`` (parallel
+    too) adds an answer index, so the parts of many answers are searched at once (each row then has
+    ``ai``). A term found in more than ``common_share`` of all units (and more than 50) does not
+    count. Each row: ``ci, pi, unit_id, text, status, source_key, heading_path_json, page,
+    revision_id, visibility, doc_status``; at most ``per_part`` per part, ordered by answer, part,
+    terms shared (most first), unit id.
     """
     if not terms:
         return []
+    answer_column = "unnest(?::INTEGER[]) AS ai, " if answers is not None else "0 AS ai, "
+    params = ([list(answers)] if answers is not None else []) + [list(claims), list(parts), list(terms)]
+    shown = "r.ai, " if answers is not None else ""
     return store.rows(f"""
         WITH _gc_claim_terms AS (
-            SELECT unnest(?::INTEGER[]) AS ci, unnest(?::INTEGER[]) AS pi, unnest(?::VARCHAR[]) AS term
+            SELECT {answer_column}unnest(?::INTEGER[]) AS ci, unnest(?::INTEGER[]) AS pi,
+                   unnest(?::VARCHAR[]) AS term
         ), df AS (
             SELECT p.term, count(*) AS n FROM term_posting p
             WHERE p.term IN (SELECT DISTINCT term FROM _gc_claim_terms) GROUP BY p.term
         ), cap AS (
             SELECT greatest(50, (SELECT count(*) FROM evidence_unit) * {float(common_share)}) AS n
         ), hits AS (
-            SELECT t.ci, t.pi, p.unit_id, count(*) AS shared
+            SELECT t.ai, t.ci, t.pi, p.unit_id, count(*) AS shared
             FROM _gc_claim_terms t
             JOIN df ON df.term = t.term AND df.n <= (SELECT n FROM cap)
             JOIN term_posting p ON p.term = t.term
-            GROUP BY t.ci, t.pi, p.unit_id
+            GROUP BY t.ai, t.ci, t.pi, p.unit_id
         ), ranked AS (
-            SELECT *, row_number() OVER (PARTITION BY ci, pi ORDER BY shared DESC, unit_id) AS rk FROM hits
+            SELECT *, row_number() OVER (PARTITION BY ai, ci, pi ORDER BY shared DESC, unit_id) AS rk FROM hits
         )
-        SELECT r.ci, r.pi, u.unit_id, u.text, u.status, u.source_key, u.heading_path_json, u.page,
+        SELECT {shown}r.ci, r.pi, u.unit_id, u.text, u.status, u.source_key, u.heading_path_json, u.page,
                u.revision_id, rev.visibility, rev.status AS doc_status
         FROM ranked r
         JOIN evidence_unit u ON u.unit_id = r.unit_id
         JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id
         JOIN source_revision rev ON rev.revision_id = u.revision_id
         WHERE r.rk <= {int(per_part)}
-        ORDER BY r.ci, r.pi, r.shared DESC, u.unit_id""", [list(claims), list(parts), list(terms)])
+        ORDER BY r.ai, r.ci, r.pi, r.shared DESC, u.unit_id""", params)
 
 
 def values_with_unit_start(store: Store, unit_ids: Iterable[str]) -> list[Row]:
     """Every typed value of these units with its unit's start offset (``unit_start``), by unit and start."""
-    ids = sorted(set(unit_ids))
-    if not ids:
+    wanted = set(unit_ids)
+    if not wanted:
         return []
-    return store.rows("SELECT t.*, u.start AS unit_start FROM typed_value t "
-                      "JOIN evidence_unit u ON u.unit_id = t.unit_id "
-                      "WHERE t.unit_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY t.unit_id, t.start, t.\"end\"",
-                      [ids])
+
+    def read(ids: set[str]) -> list[Row]:
+        return store.rows("SELECT t.*, u.start AS unit_start FROM typed_value t "
+                          "JOIN evidence_unit u ON u.unit_id = t.unit_id "
+                          "WHERE t.unit_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY t.unit_id, t.start, t.\"end\"",
+                          [sorted(ids)])
+
+    memo = memo_of(store)
+    if memo is None:
+        return read(wanted)
+
+    def group(missing: set[str]) -> dict[str, list[Row]]:
+        out: dict[str, list[Row]] = {k: [] for k in missing}
+        for row in read(missing):
+            out[row["unit_id"]].append(row)
+        return out
+
+    found = memo.by_key("unit values at", wanted, group)
+    return [row for k in sorted(found) for row in found[k]]
 
 
 def superseded_sources(store: Store) -> dict[str, str]:
     """``{superseded key: superseding key}`` as current revisions declare it (the least key when several)."""
-    return {r["to_key"]: r["from_key"] for r in store.rows("""
-        SELECT l.to_key, min(l.from_key) AS from_key FROM source_link l
-        JOIN source_revision r ON r.revision_id = l.declared_in
-        JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
-        WHERE l.relation = 'supersedes' GROUP BY l.to_key ORDER BY l.to_key""")}
+    def read() -> dict[str, str]:
+        return {r["to_key"]: r["from_key"] for r in store.rows("""
+            SELECT l.to_key, min(l.from_key) AS from_key FROM source_link l
+            JOIN source_revision r ON r.revision_id = l.declared_in
+            JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
+            WHERE l.relation = 'supersedes' GROUP BY l.to_key ORDER BY l.to_key""")}
+
+    memo = memo_of(store)
+    return memo.once("superseded sources", read) if memo is not None else read()

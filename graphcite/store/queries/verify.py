@@ -8,15 +8,19 @@
 * check-batch (:mod:`graphcite.verify.batch`): which answers are stored and how many records each has.
 
 Every function is one statement (or none for empty input) and runs on DuckDB and PostgreSQL alike.
+Inside :func:`graphcite.store.queries.verify_memo.evidence_memo` the evidence reads by id or term and
+the store-wide counts are answered from memory after their first read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from graphcite.store.base import Store
 from graphcite.store.queries import RESTRICTED_KEYS_SQL
+from graphcite.store.queries.resolve import values_of_units
+from graphcite.store.queries.verify_memo import memo_of
 
 __all__ = [
     "accepted_claims",
@@ -27,6 +31,7 @@ __all__ = [
     "public_terms",
     "record_counts",
     "restricted_candidates",
+    "restricted_postings",
     "stored_answer_revs",
     "term_frequencies",
     "term_postings",
@@ -36,6 +41,17 @@ __all__ = [
 ]
 
 Row = dict[str, Any]
+V = TypeVar("V")
+
+
+def _keyed(store: Store, kind: str, keys: Iterable[str], read: Callable[[set[str]], dict[str, V]]) -> dict[str, V]:
+    """``read`` of the keys, in key order: through the memo when one is active (nothing for no keys)."""
+    wanted = set(keys)
+    if not wanted:
+        return {}
+    memo = memo_of(store)
+    found = read(wanted) if memo is None else memo.by_key(kind, wanted, read)
+    return {k: found[k] for k in sorted(found)}
 
 
 # -- locating evidence ---------------------------------------------------------------------------
@@ -54,42 +70,46 @@ def units_with_terms(store: Store, revision_ids: Iterable[str]) -> list[Row]:
 
 def evidence_unit_count(store: Store) -> int:
     """How many evidence units the store holds (every revision)."""
-    return int(store.scalar("SELECT count(*) FROM evidence_unit") or 0)
+    def read() -> int:
+        return int(store.scalar("SELECT count(*) FROM evidence_unit") or 0)
+
+    memo = memo_of(store)
+    return memo.once("unit count", read) if memo is not None else read()
 
 
 def term_frequencies(store: Store, terms: Iterable[str]) -> dict[str, int]:
     """``{term: units holding it}`` for the terms the index holds (the others are left out)."""
-    wanted = set(terms)
-    if not wanted:
-        return {}
-    where, params = store.in_list("p.term", wanted)
-    return {r["term"]: int(r["n"]) for r in store.rows(
-        f"SELECT p.term, count(*) AS n FROM term_posting p WHERE {where} GROUP BY p.term ORDER BY p.term", params)}
+    def read(wanted: set[str]) -> dict[str, int]:
+        where, params = store.in_list("p.term", wanted)
+        return {r["term"]: int(r["n"]) for r in store.rows(
+            f"SELECT p.term, count(*) AS n FROM term_posting p WHERE {where} GROUP BY p.term ORDER BY p.term",
+            params)}
+
+    return _keyed(store, "term count", terms, read)
 
 
 def term_postings(store: Store, terms: Iterable[str]) -> dict[str, list[str]]:
     """``{term: unit ids holding it}``, each list sorted."""
-    wanted = set(terms)
-    if not wanted:
-        return {}
-    where, params = store.in_list("p.term", wanted)
-    postings: dict[str, list[str]] = {}
-    for row in store.rows(f"SELECT p.term, p.unit_id FROM term_posting p WHERE {where} ORDER BY p.term, p.unit_id",
-                          params):
-        postings.setdefault(row["term"], []).append(row["unit_id"])
-    return postings
+    def read(wanted: set[str]) -> dict[str, list[str]]:
+        where, params = store.in_list("p.term", wanted)
+        postings: dict[str, list[str]] = {}
+        for row in store.rows(f"SELECT p.term, p.unit_id FROM term_posting p WHERE {where} "
+                              "ORDER BY p.term, p.unit_id", params):
+            postings.setdefault(row["term"], []).append(row["unit_id"])
+        return postings
+
+    return _keyed(store, "term postings", terms, read)
 
 
 def current_units(store: Store, unit_ids: Iterable[str], *, public: bool = False) -> dict[str, Row]:
     """``{unit_id: row}`` for the units among ``unit_ids`` that are current in their source's current
     revision (``public``: of a revision that is not restricted). Each row: ``unit_id, source_key, start,
     end, text, heading_path_json, table_headers_json, symbol, title``."""
-    ids = set(unit_ids)
-    if not ids:
-        return {}
-    where, params = store.in_list("u.unit_id", ids)
     visible = "AND rev.visibility <> 'restricted'" if public else ""
-    return {r["unit_id"]: r for r in store.rows(f"""
+
+    def read(ids: set[str]) -> dict[str, Row]:
+        where, params = store.in_list("u.unit_id", ids)
+        return {r["unit_id"]: r for r in store.rows(f"""
         SELECT u.unit_id, u.source_key, u.start, u."end", u.text, u.heading_path_json, u.table_headers_json,
                u.symbol, rev.title
         FROM evidence_unit u
@@ -98,62 +118,76 @@ def current_units(store: Store, unit_ids: Iterable[str], *, public: bool = False
         WHERE {where} AND u.status = 'current' AND rev.status = 'current' {visible}
         ORDER BY u.unit_id""", params)}
 
+    return _keyed(store, f"current units, public {public}", unit_ids, read)
+
 
 # -- restricted origins --------------------------------------------------------------------------
 def has_restricted_sources(store: Store) -> bool:
     """Whether any source is restricted, itself or through one of its revisions."""
-    return bool(store.scalar(f"SELECT count(*) FROM ({RESTRICTED_KEYS_SQL}) restricted"))
+    def read() -> bool:
+        return bool(store.scalar(f"SELECT count(*) FROM ({RESTRICTED_KEYS_SQL}) restricted"))
+
+    memo = memo_of(store)
+    return memo.once("restricted", read) if memo is not None else read()
+
+
+def restricted_postings(store: Store, terms: Iterable[str]) -> dict[str, list[str]]:
+    """``{term: units of restricted sources holding it}``, each list sorted (terms no such unit holds
+    are left out)."""
+    def read(wanted: set[str]) -> dict[str, list[str]]:
+        postings: dict[str, list[str]] = {}
+        for row in store.rows(f"""
+                SELECT p.term, p.unit_id FROM term_posting p JOIN evidence_unit u ON u.unit_id = p.unit_id
+                WHERE p.term IN (SELECT unnest(?::VARCHAR[])) AND u.source_key IN ({RESTRICTED_KEYS_SQL})
+                ORDER BY p.term, p.unit_id""", [sorted(wanted)]):
+            postings.setdefault(row["term"], []).append(row["unit_id"])
+        return postings
+
+    return _keyed(store, "restricted postings", terms, read)
 
 
 def restricted_candidates(store: Store, queries: Sequence[int], terms: Sequence[str], *,
                           per_query: int) -> dict[int, list[str]]:
-    """Units of restricted sources sharing the most index terms with each query, best first, at most
-    ``per_query`` each (one grouped query). ``queries`` and ``terms`` are parallel: one row per term."""
+    """Units of restricted sources sharing the most index terms with each query, best first (ties by unit
+    id), at most ``per_query`` each. ``queries`` and ``terms`` are parallel: one row per distinct term
+    of a query. One statement for the postings of all the terms (none for terms the memo holds)."""
     if not terms:
         return {}
-    rows = store.rows(f"""
-        WITH q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS term),
-        ru AS (SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})),
-        hits AS (
-            SELECT q.qi, p.unit_id, count(*) AS shared
-            FROM q JOIN term_posting p ON p.term = q.term JOIN ru ON ru.unit_id = p.unit_id
-            GROUP BY q.qi, p.unit_id),
-        ranked AS (SELECT *, row_number() OVER (PARTITION BY qi ORDER BY shared DESC, unit_id) AS rk FROM hits)
-        SELECT qi, unit_id FROM ranked WHERE rk <= {int(per_query)} ORDER BY qi, rk""", [list(queries), list(terms)])
-    out: dict[int, list[str]] = {}
-    for row in rows:
-        out.setdefault(int(row["qi"]), []).append(row["unit_id"])
-    return out
+    postings = restricted_postings(store, terms)
+    shared: dict[int, dict[str, int]] = {}
+    for query, term in zip(queries, terms, strict=True):
+        counts = shared.setdefault(int(query), {})
+        for unit_id in postings.get(term, ()):
+            counts[unit_id] = counts.get(unit_id, 0) + 1
+    return {query: [unit for unit, _ in sorted(counts.items(), key=lambda hit: (-hit[1], hit[0]))[:per_query]]
+            for query, counts in sorted(shared.items()) if counts}
 
 
 def public_terms(store: Store, terms: Iterable[str]) -> set[str]:
     """The terms that some unit of a source that is not restricted contains."""
-    wanted = sorted(set(terms))
-    if not wanted:
-        return set()
-    return {r["term"] for r in store.rows(f"""
-        SELECT DISTINCT p.term FROM term_posting p JOIN evidence_unit u ON u.unit_id = p.unit_id
-        WHERE p.term IN (SELECT unnest(?::VARCHAR[])) AND u.source_key NOT IN ({RESTRICTED_KEYS_SQL})""", [wanted])}
+    def read(wanted: set[str]) -> dict[str, bool]:
+        return {r["term"]: True for r in store.rows(f"""
+            SELECT DISTINCT p.term FROM term_posting p JOIN evidence_unit u ON u.unit_id = p.unit_id
+            WHERE p.term IN (SELECT unnest(?::VARCHAR[])) AND u.source_key NOT IN ({RESTRICTED_KEYS_SQL})""",
+                                                 [sorted(wanted)])}
+
+    return set(_keyed(store, "public terms", terms, read))
 
 
 def unit_texts(store: Store, unit_ids: Iterable[str]) -> dict[str, str]:
     """``{unit_id: text}`` for the units among ``unit_ids`` the store holds."""
-    ids = sorted(set(unit_ids))
-    if not ids:
-        return {}
-    return {r["unit_id"]: r["text"] for r in store.rows(
-        "SELECT unit_id, text FROM evidence_unit WHERE unit_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY unit_id",
-        [ids])}
+    def read(ids: set[str]) -> dict[str, str]:
+        return {r["unit_id"]: r["text"] for r in store.rows(
+            "SELECT unit_id, text FROM evidence_unit WHERE unit_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY unit_id",
+            [sorted(ids)])}
+
+    return _keyed(store, "unit text", unit_ids, read)
 
 
 def values_by_unit(store: Store, unit_ids: Iterable[str]) -> dict[str, list[Row]]:
     """``{unit_id: typed value rows}``, each list by start offset (units without values are left out)."""
-    ids = sorted(set(unit_ids))
-    if not ids:
-        return {}
     out: dict[str, list[Row]] = {}
-    for row in store.rows("SELECT * FROM typed_value WHERE unit_id IN (SELECT unnest(?::VARCHAR[])) "
-                          "ORDER BY unit_id, start, \"end\"", [ids]):
+    for row in values_of_units(store, unit_ids):
         out.setdefault(row["unit_id"], []).append(row)
     return out
 
