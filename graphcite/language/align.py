@@ -132,8 +132,15 @@ def _anchored(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...]
     """An opposite counts only in the same place: a claim neighbour of the word stands next to the
     opposite in the evidence ("heavily populated" / "sparsely populated"), not anywhere in the text."""
     mine = _neighbours(claim_words, at, 2) - {claim_words[at].lemma}
+    near = _content_neighbours(claim_words, at, 1) - {claim_words[at].lemma}
     for j, word in enumerate(ev_words):
-        if (word.lemma == opposite or word.lower == opposite) and mine & (_neighbours(ev_words, j, 3) - {opposite}):
+        if word.lemma != opposite and word.lower != opposite:
+            continue
+        if mine & (_neighbours(ev_words, j, 3) - {opposite}):
+            return True
+        # the nearest content word on either side agrees though function words lie between: "played
+        # by a woman" / "a man is playing", "a wall which is outdoors" / "a wall which is indoors"
+        if near & (_content_neighbours(ev_words, j, 1) - {opposite}):
             return True
     return False
 
@@ -166,6 +173,22 @@ def _stand_in(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...]
             continue
         if lexicon.is_cohyponym(word.lemma, other.lemma):
             return other.lemma
+    return None
+
+
+def _function_opposite(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...],
+                       ev_lemmas: frozenset[str], claim_lemmas: frozenset[str]) -> str | None:
+    """The opposite of a word too common to be a slot ("up", "front", "empty", "give") standing in its
+    place in the evidence: "walking down the stairs" for "walking up the stairs". Such a word is never
+    looked for (its absence says little), but its opposite in the same place reverses the claim."""
+    word = claim_words[at]
+    if word.lower in ev_lemmas or word.lemma in ev_lemmas:
+        return None
+    wanted = lexicon.antonyms(word.lower) | lexicon.antonyms(word.lemma)
+    for other in ev_words:
+        for form in (other.lower, other.lemma):
+            if form in wanted and form not in claim_lemmas and _anchored(claim_words, at, ev_words, form):
+                return form
     return None
 
 
@@ -284,9 +307,15 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
             by_term.setdefault(first, found_term)
             by_term.setdefault(first + 1, found_term)
     seen: set[str] = set()
+    opposable = word_list("opposable_words")
     for word in claim_words:
         if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak \
                 or word.lower in negations:
+            if (word.lower in opposable or word.lemma in opposable) and word.lemma not in seen:
+                seen.add(word.lemma)
+                opposed = _function_opposite(claim_words, claim_words.index(word), ev_words, ev_lemmas, claim_lemmas)
+                if opposed:
+                    slots.append(Slot(word.lemma, "word", "opposite", opposed, "antonym"))
             continue
         if len(word.lemma) < 2 or word.lemma in seen:
             continue

@@ -63,3 +63,20 @@ def test_acronym_meets_its_spelled_out_name() -> None:
     assert align("The WMO issued a warning.", "The World Meteorological Organization issued a warning.").score == 1.0
     assert align("The World Meteorological Organization issued a warning.", "The WMO issued a warning.").score == 1.0
     assert align("The WHO issued a warning.", "The World Meteorological Organization issued a warning.").missing_names
+
+
+def test_opposite_anchored_by_nearest_content_words() -> None:
+    # function words lie between the opposite and its neighbours: the nearest content words anchor it
+    assert _slots("The harp is being tuned by a woman.", "A man is tuning the harp.")["woman"] == ("opposite", "antonym")
+    assert _slots("A slide which is outdoors.", "A slide which is indoors.")["outdoor"] == ("opposite", "antonym")
+    # an opposite elsewhere in the sentence, next to other words, stays unanchored
+    assert _slots("A slide which is outdoors.", "Indoors there is a pool, and a slide.")["outdoor"][0] == "missing"
+
+
+def test_opposite_of_a_word_too_common_to_be_a_slot() -> None:
+    slots = _slots("He carried the trunk up the stairs.", "He carried the trunk down the stairs.")
+    assert slots["up"] == ("opposite", "antonym")
+    # never a slot of its own: its absence costs nothing
+    assert "up" not in _slots("He carried the trunk up the stairs.", "He carried the trunk to the attic stairs.")
+    # its opposite somewhere else is no opposite
+    assert "up" not in _slots("He carried the trunk up the stairs.", "Down the road, he carried the trunk and stairs.")

@@ -318,3 +318,20 @@ def test_rebuild_is_byte_identical_to_the_shipped_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == DATA.joinpath("wordnet.bin.gz").read_bytes()
     assert (tmp_path / "WORDNET-LICENSE").read_bytes() == DATA.joinpath("WORDNET-LICENSE").read_bytes()
+
+
+def test_name_class() -> None:
+    from graphcite.language.lexicon import name_class
+
+    assert name_class("Paris") == "national capital"
+    assert name_class("ohio") == "american state"
+    assert name_class("dog") is None  # a common noun names no instance
+    assert name_class("zzyzxqv") is None
+
+
+def test_word_forms_live_in_their_own_module() -> None:
+    from graphcite.language import lexicon, lexicon_forms
+
+    assert lexicon.base_form is lexicon_forms.base_form
+    assert lexicon_forms.base_forms("geese") == ("goose",)
+    assert lexicon_forms.senses_of("strongest").by_degree.keys() == {2}

@@ -9,6 +9,7 @@ from graphcite.verify.rules import (  # noqa: F401 - imported for registration
     negative,
     polarity,
     quantity,
+    roles,
     scope,
     slots,
     status,

@@ -14,7 +14,30 @@ from graphcite.verify.rules.common import same_predicate, word_lemmas
 _LIGHT = frozenset({"not", "no", "never", "do", "does", "did", "be", "is", "are", "was", "were", "have", "has",
                     "had", "use", "used", "make", "get", "can", "could", "may", "must", "should", "will"})
 
-__all__ = ["states_predicate"]
+__all__ = ["claim_negation", "states_predicate"]
+
+# the first auxiliary of a sentence directly negated: "Arctic land does not store ...", "June was not ..."
+_MAIN_NEGATION = re.compile(r"^[^,;:]*?\b(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|"
+                            r"should|may|might|must)\s+(not|never)\b|^[^,;:]*?\b\w+(n't)\b", re.I)
+_SUBORDINATE = re.compile(r"\b(?:who|which|that|whose|whom|while|although|though|if|unless|when|whether|because|"
+                          r"since|as|than)\b", re.I)
+_AUX_FIRST = re.compile(r"\b(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|should|may|might|"
+                        r"must|\w+n't)\b", re.I)
+
+
+def claim_negation(claim: AtomicClaim) -> str | None:
+    """The claim's negation cue: the claim reader's, or, when it found none, a "not" on the first
+    auxiliary of the sentence with no subordinate clause before it ("Arctic land does not store twice
+    as much carbon", which the reader left unanalysed). A "not" in a relative or conditional clause
+    ("the man who is not wearing a hat is running") is not the claim's."""
+    if claim.negated:
+        return claim.negation_cue or "not"
+    text = claim.text
+    first = _AUX_FIRST.search(text)
+    if first is None or _SUBORDINATE.search(text[:first.start()]):
+        return None
+    found = _MAIN_NEGATION.match(text[first.start():])
+    return (found.group(1) or found.group(2)).lower() if found else None
 
 
 def states_predicate(claim: AtomicClaim, evidence: Evidence) -> bool:
@@ -46,16 +69,17 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     if claim.connective:
         return None  # a link claim's sides are checked as their own parts
     theirs = evidence.negation_for(claim.text, claim.predicate)
-    if bool(claim.negated) == bool(theirs):
+    mine = claim_negation(claim)
+    if bool(mine) == bool(theirs):
         return ""
     if theirs and _says_too(theirs, claim.text):
         return ""  # the claim carries the same negative word ("... without flow"): same polarity
     if not states_predicate(claim, evidence):
         return None  # the evidence is silent on the predicate: the negative-claim rule decides
-    if claim.negated and evidence.kind in {"contract", "registry", "manifest"}:
+    if mine and evidence.kind in {"contract", "registry", "manifest"}:
         return None  # a scope-defining source: the negative-claim rule decides
-    if claim.negated:
-        return f"claim is negated ({claim.negation_cue!r}), evidence is not"
+    if mine:
+        return f"claim is negated ({mine!r}), evidence is not"
     return f"evidence is negated ({theirs!r}), claim is not"
 
 

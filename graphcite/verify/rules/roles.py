@@ -1,0 +1,121 @@
+"""Roles: who does what to whom. The same words in exchanged places are another claim."""
+
+from __future__ import annotations
+
+import re
+
+from graphcite.language import lexicon
+from graphcite.language.nlp import lemma
+from graphcite.language.words import STOPWORDS, word_list
+from graphcite.models import AtomicClaim
+from graphcite.verify.evidence import Evidence
+from graphcite.verify.registry import rule
+
+__all__ = ["roles_of"]
+
+_WORD = re.compile(r"[^\W\d_][\w'\-]*")
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "am", "'s", "'re"})
+# words that end a noun phrase's head: prepositions, relative words, conjunctions
+_PHRASE_END = frozenset({"with", "in", "on", "at", "of", "from", "to", "into", "onto", "for", "by", "near", "under",
+                         "over", "across", "through", "while", "which", "who", "that", "and", "or", "but", "as",
+                         "behind", "beside", "inside", "outside", "around", "along", "up", "down", "out", "off"})
+_PREPOSITION = re.compile(r"\s*(?:to|with|at|for|about|from|on|in|into|of|by|near|over|under)\b", re.I)
+_BY = re.compile(r"\bby\s+", re.I)
+_SAME_THING = frozenset({"same", "synonym", "hypernym", "hyponym"})
+
+
+def _head(phrase: str) -> str | None:
+    """The head noun of a noun phrase: its last word before a preposition, a relative word or a
+    conjunction ("a man in a red hat" -> "man"); after "of" when the first noun is a collective or
+    partitive one ("a group of boys", "a piece of bread" -> "boy", "bread"). None for a pronoun."""
+    words: list[str] = []
+    collective = word_list("collective_nouns") | word_list("partitive_nouns")
+    for word in _WORD.findall(phrase.lower()):
+        if word == "of" and words and words[-1] in collective:
+            words = []
+            continue
+        if word in _PHRASE_END and words:
+            break
+        words.append(word)
+    content = [w for w in words if w not in STOPWORDS]
+    return lemma(content[-1]) if content else None
+
+
+def roles_of(part: AtomicClaim) -> tuple[str, str, str] | None:
+    """(doer, verb, done-to) of a clause with a subject, a verb and an object: "a man is cutting a
+    potato" and "a potato is being cut by a man" both give ("man", "cut", "potato"). None when the
+    clause has no object or its verb is only a form of "be"."""
+    subject, predicate, obj = part.subject or "", part.predicate or "", part.object or ""
+    verbs = [w.lower() for w in _WORD.findall(predicate)]
+    if not subject or not obj or not verbs:
+        return None
+    participle = _WORD.match(obj.strip())
+    if verbs[-1] in _BE:  # "is" + "doing a trick", "is being" + "eaten by a girl": the verb left in the object
+        if participle is None:
+            return None
+        first = participle.group(0).lower()
+        if first.endswith("ing") and lemma(first) != first:
+            verbs.append(first)
+            obj = obj.strip()[participle.end():]
+        elif _BY.search(obj):
+            verbs.append(first)
+        else:
+            return None
+    verb = lemma(verbs[-1])
+    if len(verbs) > 1 and verbs[-2] in _BE and not verbs[-1].endswith("ing"):
+        by = list(_BY.finditer(obj))
+        if not by:
+            return None
+        doer, done_to = _head(obj[by[-1].end():]), _head(subject)
+    elif _PREPOSITION.match(obj):
+        return None  # no direct object: "talks to the man", "dances with her" are often mutual
+    else:
+        doer, done_to = _head(subject), _head(obj)
+    if doer is None or done_to is None or doer == done_to:
+        return None
+    return doer, verb, done_to
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or lexicon.related(a, b) in _SAME_THING
+
+
+def _same_verb(a: str, b: str) -> bool:
+    return a == b or lexicon.related(a, b) in {"same", "synonym", "hypernym", "hyponym", "derived"}
+
+
+def _evidence_roles(quote: str) -> list[tuple[str, str, str]]:
+    from graphcite.claims import decompose
+
+    return [found for part in decompose(quote) if (found := roles_of(part)) is not None]
+
+
+@rule("GC208", "roles-exchanged", family="slots", effect="insufficient",
+      good=[("The heron caught the frog.", "At dawn the heron caught the frog."),
+            ("The frog was caught by the heron.", "The heron caught the frog at dawn.")],
+      bad=[("The frog caught the heron.", "At dawn the heron caught the frog."),
+           ("The heron was caught by the frog.", "The heron caught the frog at dawn.")])
+def roles_exchanged(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """The evidence has the same action with doer and done-to in each other's places.
+
+    "The frog caught the heron" shares every word with "the heron caught the frog", so every slot is
+    found and word overlap is complete; the claim still says the opposite of what happened. The rule
+    reads who does what to whom on both sides (an active clause's subject, a passive clause's "by"
+    phrase) and fails when the evidence's doer is the claim's done-to and the reverse, for the same
+    verb (or a synonym of it). A passive paraphrase keeps the roles and passes.
+    """
+    mine = roles_of(claim)
+    if mine is None:
+        return None
+    doer, verb, done_to = mine
+    theirs = [r for r in _evidence_roles(evidence.quote) if _same_verb(verb, r[1])]
+    if not theirs:
+        return None
+    for same in (str.__eq__, _same):  # words themselves first: a "bull" is also a kind of "man" in WordNet
+        for their_doer, their_verb, their_done_to in theirs:
+            if same(doer, their_doer) and same(done_to, their_done_to):
+                return ""  # the same roles somewhere in the evidence
+            if same(doer, their_done_to) and same(done_to, their_doer):
+                return (f"the claim has {doer!r} {verb} {done_to!r}; "
+                        f"the evidence has {their_doer!r} {their_verb} {their_done_to!r}")
+    return ""
