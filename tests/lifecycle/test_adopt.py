@@ -25,12 +25,13 @@ SENTENCE = "The relay retries a failed delivery three times."
 
 
 @pytest.fixture()
-def setup(tmp_path: Path) -> tuple[Store, Path, dict[str, Any]]:
+def setup(db_url: str, tmp_path: Path) -> tuple[Store, Path, dict[str, Any]]:
+    """On each engine: two documents ingested, a claim checked against one and accepted for the other."""
     docs = tmp_path / "docs"
     (docs / "runbooks").mkdir(parents=True)
     (docs / "spec.md").write_text(SPEC, encoding="utf-8")
     (docs / "runbooks" / "relay.md").write_text(RUNBOOK, encoding="utf-8")
-    store = Store(tmp_path / "adopt.duckdb")
+    store = Store(db_url)
     ingest(store, [docs])
     report = check_answer(store, {"answer_id": "a1", "claims": [
         {"text": SENTENCE, "citations": [{"source": "spec.md", "quote": "retries a failed delivery three times"}]}]})
