@@ -28,9 +28,11 @@ PLAN = {
 
 
 @pytest.fixture
-def result_for(corpus_db: Path):  # type: ignore[no-untyped-def]
+def result_for(corpus_url: str):  # type: ignore[no-untyped-def]
+    """The plan's result for an audience, on each engine."""
+
     def run(audience: str) -> dict[str, dict]:  # type: ignore[type-arg]
-        with Store(corpus_db, read_only=True) as store:
+        with Store(corpus_url, read_only=True) as store:
             result = answerable(store, PLAN, audience=audience)
         return result
 
@@ -58,9 +60,9 @@ def test_internal_audience_sees_restricted_sources(result_for) -> None:  # type:
     assert rotation["units"][0]["source"] == "manuals/signing-keys-internal.md"
 
 
-def test_a_plan_whose_needs_are_all_present_is_answerable(corpus_db: Path) -> None:
+def test_a_plan_whose_needs_are_all_present_is_answerable(corpus_url: str) -> None:
     plan = {"needs": [PLAN["needs"][1]]}
-    with Store(corpus_db, read_only=True) as store:
+    with Store(corpus_url, read_only=True) as store:
         assert answerable(store, plan)["answerable"] is True
 
 

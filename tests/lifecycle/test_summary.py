@@ -22,28 +22,28 @@ def config() -> VerifierConfig:
     return load_config(EXAMPLES / "verifier.yaml")
 
 
-def test_sentences_are_verified_and_omitted_sections_listed(corpus_store: Store, config: VerifierConfig) -> None:
+def test_sentences_are_verified_and_omitted_sections_listed(any_corpus_store: Store, config: VerifierConfig) -> None:
     summary = ("The relay makes at most five delivery attempts for each event. "
                "After the fifth failed attempt the event is parked for 72 hours.")
-    result = check_summary(corpus_store, summary, DR, config=config)
+    result = check_summary(any_corpus_store, summary, DR, config=config)
     assert [c["status"] for c in result["sentences"]] == ["supported", "supported"]
     assert all(c["citations"][0]["located"] for c in result["sentences"])
     by_section = {c["section"].split(" > ")[-1]: c for c in result["coverage"]}
     assert by_section["Current decision"]["outcome"] == "covered"
     assert by_section["Do not implement"]["outcome"] == "omitted"
     assert not result["faithful"] and any("Do not implement" in s for s in result["omitted"])
-    selective = check_summary(corpus_store, summary, DR, config=config, selective=True)
+    selective = check_summary(any_corpus_store, summary, DR, config=config, selective=True)
     assert selective["faithful"] and not selective["omitted"]
 
 
-def test_a_sentence_that_turns_history_into_the_present_is_not_supported(corpus_store: Store, config: VerifierConfig) -> None:
-    result = check_summary(corpus_store, "Delivery logs are kept for 30 days.", DR, config=config, selective=True)
+def test_a_sentence_that_turns_history_into_the_present_is_not_supported(any_corpus_store: Store, config: VerifierConfig) -> None:
+    result = check_summary(any_corpus_store, "Delivery logs are kept for 30 days.", DR, config=config, selective=True)
     assert result["sentences"][0]["status"] != "supported" and not result["faithful"]
 
 
-def test_sections_come_from_headings_and_status_cues(corpus_store: Store) -> None:
-    revision = corpus_store.scalar("SELECT current_revision FROM source WHERE key = ?", [DR])
-    sections = {s["heading"].split(" > ")[-1]: s["why"] for s in high_consequence_sections(corpus_store, revision)}
+def test_sections_come_from_headings_and_status_cues(any_corpus_store: Store) -> None:
+    revision = any_corpus_store.scalar("SELECT current_revision FROM source WHERE key = ?", [DR])
+    sections = {s["heading"].split(" > ")[-1]: s["why"] for s in high_consequence_sections(any_corpus_store, revision)}
     assert sections["Current decision"] == "decision"
     assert sections["Rejected alternatives"].startswith("status") or "reject" in sections["Rejected alternatives"]
     assert "Context" not in sections
