@@ -1,34 +1,42 @@
 """DuckDB against PostgreSQL in one run: bulk-insert rows/s, and `chain` / `audit independence` at scale.
 
-A throwaway PostgreSQL server is started for the run (``initdb`` into a temporary folder; as root it
-runs as the ``postgres`` user), so both engines run on the same machine at the same moment:
+A PostgreSQL cluster kept in ``--data``/pg (``initdb`` on first use; as root it runs as the ``postgres``
+user) is started for the run on a free port and stopped at its end, so both engines run on the same
+machine at the same moment:
 
 * bulk insert: ``Store.bulk_insert`` of the same Arrow table of term postings into each engine (Arrow
   view + ``INSERT ... SELECT`` in DuckDB, ``COPY`` of Arrow-written CSV in PostgreSQL), plain and with
   ``or_ignore`` (PostgreSQL: COPY into a temporary table, then ``INSERT ... ON CONFLICT DO NOTHING``);
 * graph queries: the synthetic store of :func:`benchmarks.graph.generate` (built in DuckDB, then copied
-  into PostgreSQL with :func:`graphcite.store.copy_store`, i.e. through COPY), then in a fresh process
-  per engine ``graph.chain(store, claim)`` and ``audit_independence(store, claim)`` for 200 random
-  claims: p50/p95 and the child's peak RSS.
+  into PostgreSQL with :func:`graphcite.store.copy_store`, i.e. through COPY; both kept in ``--data``
+  and reused, since the 1M-claim pair takes about 20 minutes to build), then in a fresh process per
+  engine ``graph.chain(store, claim)`` and ``audit_independence(store, claim)`` for 200 random claims:
+  p50/p95/p99, the child's own CPU time per call (all of DuckDB's work, only the client's for
+  PostgreSQL; steadier than wall time on a shared machine) and its peak RSS. ``--baseline REV`` times graphcite as of git revision REV on
+  the same stores in the same run (exported with ``git archive``), for before/after rows.
 
-    python -m benchmarks.backends [--sizes 100000] [--rows 1000000] [--json]
+    python -m benchmarks.backends [--sizes 100000,1000000] [--rows 1000000] [--baseline REV] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from benchmarks.common import ROOT, emit
+from benchmarks.common import DATA, ROOT, emit
 from benchmarks.graph import PEAK_RSS, generate
+
+if TYPE_CHECKING:
+    from graphcite.store.pgserver import PgServer
 
 __all__ = ["bulk_rates", "main", "query_latency"]
 
@@ -36,23 +44,29 @@ SAMPLE = 200
 
 QUERY_CHILD = """
 import json, random, statistics, sys, time
+import graphcite.graph.fetch as fetch
 from graphcite.store import Store
 from graphcite.graph import audit_independence, chain
-db, n = sys.argv[1], int(sys.argv[2])
+db, n, lineage = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+if lineage != "default":
+    fetch.LINEAGE_QUERY = lineage
 with Store(db, read_only=True) as store:
     ids = [r[0] for r in store.tuples("SELECT claim_id FROM claim WHERE part IS NULL ORDER BY claim_id")]
     sample = random.Random(11).sample(ids, min(n, len(ids)))
+    del ids
     for cid in sample[:5]:
         chain(store, cid); audit_independence(store, cid)
     chains, indep = [], []
+    cpu = time.process_time()
     for cid in sample:
         t = time.perf_counter(); chain(store, cid); chains.append(time.perf_counter() - t)
     for cid in sample:
         t = time.perf_counter(); audit_independence(store, cid); indep.append(time.perf_counter() - t)
+    cpu = (time.process_time() - cpu) / (2 * len(sample)) * 1000
 q = lambda xs, p: statistics.quantiles(xs, n=100)[p - 1] * 1000
-print(json.dumps({"chain_p50_ms": q(chains, 50), "chain_p95_ms": q(chains, 95),
+print(json.dumps({"chain_p50_ms": q(chains, 50), "chain_p95_ms": q(chains, 95), "chain_p99_ms": q(chains, 99),
                   "independence_p50_ms": q(indep, 50), "independence_p95_ms": q(indep, 95),
-                  "peak_rss_mb": peak_rss_mb()}))
+                  "independence_p99_ms": q(indep, 99), "client_cpu_ms": cpu, "peak_rss_mb": peak_rss_mb()}))
 """
 
 
@@ -82,49 +96,123 @@ def bulk_rates(duck_path: str, pg_url: str, rows: int) -> list[dict[str, Any]]:
                 store.bulk_insert("term_posting", table, or_ignore=True)
             ignore = time.perf_counter() - start
             assert store.scalar("SELECT count(*) FROM term_posting") == rows
+        if engine == "postgresql":
+            _drop_database(pg_url)
         out.append({"measure": "bulk_insert", "engine": engine, "rows": rows,
                     "rows_per_s": round(rows / plain), "or_ignore_rows_per_s": round(rows / ignore)})
     return out
 
 
-def query_latency(db: str, engine: str, claims: int) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-c", PEAK_RSS + QUERY_CHILD, db, str(SAMPLE)], capture_output=True,
-                          text=True, cwd=ROOT, check=False)
+def _drop_database(url: str) -> None:
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as con:
+        con.execute(f'DROP DATABASE IF EXISTS "{name}"')  # type: ignore[arg-type]
+
+
+def query_latency(db: str, engine: str, claims: int, *, code: str = "current", lineage: str = "default",
+                  pythonpath: Path | None = None) -> dict[str, Any]:
+    """p50/p95/p99 of ``chain`` and ``audit independence`` for :data:`SAMPLE` random claims, in a fresh process.
+
+    ``pythonpath`` runs an exported older graphcite instead of this checkout (the ``before`` rows).
+    """
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    done = subprocess.run([sys.executable, "-c", PEAK_RSS + QUERY_CHILD, db, str(SAMPLE), lineage],
+                          capture_output=True, text=True, cwd=pythonpath or ROOT, env=env, check=False)
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-2000:])
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    return {"measure": "graph", "engine": engine, "claims": claims,
+    return {"measure": "graph", "engine": engine, "claims": claims, "code": code, "lineage": lineage,
             **{k: round(v, 1) if isinstance(v, float) else v for k, v in result.items()}}
+
+
+def export_revision(revision: str, folder: Path) -> Path:
+    """The ``graphcite`` package as of git ``revision``, written into ``folder`` (for the before rows)."""
+    archive = subprocess.run(["git", "archive", revision, "graphcite"], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
+
+
+def _cluster(folder: Path) -> PgServer:
+    """The benchmark's PostgreSQL cluster kept in ``folder`` (created on first use), started on a free port."""
+    from graphcite.store.pgserver import PgServer, _free_port, find_pg_bin, init_server
+
+    if not (folder / "data" / "PG_VERSION").exists():
+        return init_server(folder)
+    bin_dir = find_pg_bin()
+    if bin_dir is None:
+        raise FileNotFoundError("PostgreSQL server binaries (initdb, pg_ctl) not found")
+    server = PgServer(bin_dir, folder, _free_port(), "postgres")
+    server.start()
+    return server
+
+
+def graph_stores(claims: int, data: Path, server: PgServer, *, rebuild: bool = False) -> tuple[Path, str, list[dict]]:
+    """The generated DuckDB store of ``claims`` claims and its PostgreSQL copy, built once and kept in ``data``."""
+    import psycopg
+
+    from graphcite.store import Store, copy_store
+
+    rows: list[dict[str, Any]] = []
+    duck = data / f"graph-{claims}.duckdb"
+    name = f"graph{claims}"
+    with psycopg.connect(server.url(), autocommit=True) as con:
+        exists = con.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+        if exists and (rebuild or not duck.exists()):
+            con.execute(f'DROP DATABASE "{name}"')  # type: ignore[arg-type]
+            exists = False
+    if rebuild or not duck.exists():
+        counts = generate(duck, claims)
+        rows.append({"measure": "generate", "engine": "duckdb", "claims": claims,
+                     "seconds": counts["generate_seconds"]})
+    url = server.url(name)
+    if not exists:
+        url = server.create_database(name)
+        start = time.perf_counter()
+        with Store(duck, read_only=True) as source, Store(url) as target:
+            copied = copy_store(source, target)
+        seconds = time.perf_counter() - start
+        total = sum(copied.values())
+        rows.append({"measure": "copy_store", "engine": "duckdb->postgresql", "claims": claims, "rows": total,
+                     "rows_per_s": round(total / seconds), "seconds": round(seconds, 1)})
+    return duck, url, rows
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000", help="claims per generated store, comma-separated")
-    parser.add_argument("--rows", type=int, default=1_000_000, help="rows per bulk-insert measurement")
+    parser.add_argument("--rows", type=int, default=1_000_000, help="rows per bulk-insert measurement (0: skip it)")
+    parser.add_argument("--data", type=Path, default=DATA,
+                        help="where the generated stores and the PostgreSQL cluster are kept between runs")
+    parser.add_argument("--rebuild", action="store_true", help="generate and copy the stores again")
+    parser.add_argument("--baseline", metavar="REV", help="also time graphcite as of git revision REV (before rows)")
+    parser.add_argument("--lineage", default="default", choices=["default", "levels", "recursive"],
+                        help="force one lineage walk (graph.fetch.LINEAGE_QUERY) in the current code")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
-    from graphcite.store import Store, copy_store
-    from graphcite.store.pgserver import temporary_server
-
     rows: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="graphcite-bench-") as folder, temporary_server() as server:
-        work = Path(folder)
-        rows += bulk_rates(str(work / "bulk.duckdb"), server.create_database("bulk"), args.rows)
-        for claims in (int(s) for s in args.sizes.split(",")):
-            duck = work / f"graph{claims}.duckdb"
-            counts = generate(duck, claims)
-            url = server.create_database(f"graph{claims}")
-            start = time.perf_counter()
-            with Store(duck, read_only=True) as source, Store(url) as target:
-                copied = copy_store(source, target)
-            seconds = time.perf_counter() - start
-            total = sum(copied.values())
-            rows.append({"measure": "copy_store", "engine": "duckdb->postgresql", "claims": claims, "rows": total,
-                         "rows_per_s": round(total / seconds), "seconds": round(seconds, 1),
-                         "duckdb_generate_s": counts["generate_seconds"]})
-            rows.append(query_latency(str(duck), "duckdb", claims))
-            rows.append(query_latency(url, "postgresql", claims))
+    args.data.mkdir(parents=True, exist_ok=True)
+    server = _cluster(args.data / "pg")
+    try:
+        with tempfile.TemporaryDirectory(prefix="graphcite-bench-") as folder:
+            work = Path(folder)
+            if args.rows:
+                rows += bulk_rates(str(work / "bulk.duckdb"), server.create_database(f"bulk{os.getpid()}"), args.rows)
+            before = export_revision(args.baseline, work) if args.baseline else None
+            for claims in (int(s) for s in args.sizes.split(",")):
+                duck, url, built = graph_stores(claims, args.data, server, rebuild=args.rebuild)
+                rows += built
+                for engine, db in (("duckdb", str(duck)), ("postgresql", url)):
+                    if before is not None:
+                        rows.append(query_latency(db, engine, claims, code=f"before ({args.baseline})",
+                                                  pythonpath=before))
+                    rows.append(query_latency(db, engine, claims, lineage=args.lineage))
+    finally:
+        server.stop("fast")
     emit(rows, args.json)
 
 

@@ -64,6 +64,7 @@ class Selection:
     answer_rev: str | None = None
     answer_id: str | None = None
     source_key: str | None = None
+    rows: list[dict[str, Any]] | None = None  # the claims' rows when resolving the reference read them already
 
 
 def resolve_ref(store: Store, ref: str) -> Selection:
@@ -71,7 +72,10 @@ def resolve_ref(store: Store, ref: str) -> Selection:
     ref = ref.strip()
     row = q.claim_ref(store, ref)
     if row is not None:
-        return Selection("claim", [row["parent_id"] if row["part"] is not None else row["claim_id"]])
+        if row["part"] is not None:
+            return Selection("claim", [row["parent_id"]])
+        claim = {k: row[k] for k in ("claim_id", "answer_rev", "ordinal", "text", "claim_type")}
+        return Selection("claim", [row["claim_id"]], rows=[claim])
     answer = q.newest_answer(store, ref)
     if answer is not None:
         ids = q.answer_claim_ids(store, answer["answer_rev"])
@@ -193,7 +197,7 @@ def fetch(store: Store, selection: Selection, *, audience: str = "internal") -> 
     """
     got = Fetched(restricted=restricted_set(store) if audience == "public" else None)
     ids = selection.claim_ids
-    got.claims = q.claim_rows(store, ids)
+    got.claims = [dict(r) for r in selection.rows] if selection.rows is not None else q.claim_rows(store, ids)
     answer_ids = q.answer_ids_of(store, {c["answer_rev"] for c in got.claims})
     for claim in got.claims:
         claim["answer_id"] = answer_ids.get(claim["answer_rev"])

@@ -205,8 +205,10 @@ def independence(G: nx.MultiDiGraph, claim_id: str, *,
 
 def _batches(selection: Selection) -> Iterator[Selection]:
     ids = selection.claim_ids
+    rows = selection.rows if len(ids) <= AUDIT_BATCH else None  # one batch: the rows read while resolving
     for start in range(0, max(len(ids), 1), AUDIT_BATCH):
-        yield Selection(selection.kind, ids[start:start + AUDIT_BATCH], selection.answer_rev, selection.answer_id)
+        yield Selection(selection.kind, ids[start:start + AUDIT_BATCH], selection.answer_rev, selection.answer_id,
+                        rows=rows)
 
 
 def audit_independence(store: Store, ref: str | None = None, *, all: bool = False, audience: str = "internal",

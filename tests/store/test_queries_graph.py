@@ -104,8 +104,12 @@ def graph_store(any_store: Store) -> Store:
 
 # -- selection -----------------------------------------------------------------------------------
 def test_a_claim_reference_names_its_parent(graph_store: Store) -> None:
-    assert q.claim_ref(graph_store, "c-first-p1") == {"claim_id": "c-first-p1", "parent_id": "c-first", "part": 1}
-    assert q.claim_ref(graph_store, "c-first") == {"claim_id": "c-first", "parent_id": None, "part": None}
+    assert q.claim_ref(graph_store, "c-first-p1") == {"claim_id": "c-first-p1", "parent_id": "c-first", "part": 1,
+                                                      "answer_rev": "ans-v2", "ordinal": 0, "text": "claim",
+                                                      "claim_type": "direct"}
+    row = q.claim_ref(graph_store, "c-first")
+    assert (row["parent_id"], row["part"]) == (None, None)
+    assert {k: v for k, v in row.items() if k not in ("parent_id", "part")} == q.claim_rows(graph_store, ["c-first"])[0]
     assert q.claim_ref(graph_store, "ans") is None
 
 
