@@ -20,7 +20,8 @@ replacement) is a function of the pair's id, so a run is reproducible byte for b
 (a) ``entity``: a name of the claim that the evidence also has becomes another name of the same
     label from the same data set, one the evidence does not contain;
 (b) ``number``: a year moves by seven; another number is tripled; a number word becomes another;
-(c) ``antonym``: a content word becomes its WordNet antonym (inflected like the word);
+(c) ``antonym``: a content word becomes its WordNet antonym (inflected like the word), never one the
+    claim already uses ("a man and a woman" does not become "a man and a man");
 (d) ``negation``: "not" is removed where the claim has it, else inserted after the first auxiliary
     ("is" -> "is not") or before the first inflected verb ("causes" -> "does not cause");
 (e) ``roles``: the subject and the object of a transitive verb change places ("a man is cutting a
@@ -186,7 +187,9 @@ def antonym_edit(key: str, claim: str) -> str | None:
             continue
         found = None
         for base in sorted(lexicon.base_forms(low), key=len):  # "warm" before "warming"
-            for option in sorted(a for a in lexicon.antonyms(base) if " " not in a and "-" not in a and a != base):
+            # an antonym the claim already uses makes a repetition ("a man and a man"), not an opposite
+            for option in sorted(a for a in lexicon.antonyms(base) if " " not in a and "-" not in a and a != base
+                                 and not re.search(rf"\b{re.escape(a)}", claim, re.I)):
                 new = _inflect(option, low, base)
                 if new:
                     found = new[0].upper() + new[1:] if word.surface[0].isupper() else new

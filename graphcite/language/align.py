@@ -18,7 +18,7 @@ from itertools import pairwise
 from graphcite.language import lexicon
 from graphcite.language.domain import active
 from graphcite.language.nlp import lemma
-from graphcite.language.words import STOPWORDS, Word, word_list, words_of
+from graphcite.language.words import STOPWORDS, Word, _data, word_list, words_of
 
 __all__ = ["Alignment", "Slot", "align"]
 
@@ -176,15 +176,24 @@ def _stand_in(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...]
     return None
 
 
+@lru_cache(maxsize=1)
+def _opposite_particles() -> dict[str, tuple[str, ...]]:
+    """Opposed particles and prepositions WordNet has no antonym link for ("into" / "out", "front" /
+    "behind"), from ``data/words.json``."""
+    return {k: tuple(v) for k, v in _data()["opposite_particles"].items()}
+
+
 def _function_opposite(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...],
                        ev_lemmas: frozenset[str], claim_lemmas: frozenset[str]) -> str | None:
-    """The opposite of a word too common to be a slot ("up", "front", "empty", "give") standing in its
+    """The opposite of a word too common to be a slot ("up", "into", "empty", "give") standing in its
     place in the evidence: "walking down the stairs" for "walking up the stairs". Such a word is never
     looked for (its absence says little), but its opposite in the same place reverses the claim."""
     word = claim_words[at]
     if word.lower in ev_lemmas or word.lemma in ev_lemmas:
         return None
-    wanted = lexicon.antonyms(word.lower) | lexicon.antonyms(word.lemma)
+    particles = _opposite_particles()
+    wanted = (lexicon.antonyms(word.lower) | lexicon.antonyms(word.lemma)
+              | frozenset(particles.get(word.lower, ())))
     for other in ev_words:
         for form in (other.lower, other.lemma):
             if form in wanted and form not in claim_lemmas and _anchored(claim_words, at, ev_words, form):
@@ -307,7 +316,7 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
             by_term.setdefault(first, found_term)
             by_term.setdefault(first + 1, found_term)
     seen: set[str] = set()
-    opposable = word_list("opposable_words")
+    opposable = word_list("opposable_words") | word_list("opposite_particles")
     for word in claim_words:
         if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak \
                 or word.lower in negations:

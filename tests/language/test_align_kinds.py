@@ -80,3 +80,10 @@ def test_opposite_of_a_word_too_common_to_be_a_slot() -> None:
     assert "up" not in _slots("He carried the trunk up the stairs.", "He carried the trunk to the attic stairs.")
     # its opposite somewhere else is no opposite
     assert "up" not in _slots("He carried the trunk up the stairs.", "Down the road, he carried the trunk and stairs.")
+
+
+def test_opposed_particles_come_from_the_word_lists() -> None:
+    assert _slots("The otter swam into the cave.", "The otter swam out of the cave.")["into"] == ("opposite", "antonym")
+    assert _slots("The otter sat in front of the cave.", "The otter sat behind the cave.")["front"][0] == "opposite"
+    # the particle itself in the evidence: nothing opposed
+    assert "into" not in _slots("The otter swam into the cave.", "The otter swam out and then into the cave.")

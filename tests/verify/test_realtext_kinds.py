@@ -50,6 +50,8 @@ UNSUPPORTED = [
     # the opposite of a word too common to be a slot of its own
     ("The porter is carrying the trunk up the stairs.", "The porter is carrying the trunk down the stairs."),
     ("The kettle on the stove is full.", "The kettle on the stove is empty."),
+    ("The spaniel is running into the lake.", "The spaniel is running out of the lake."),
+    ("The otter is climbing onto the log.", "The otter is climbing off the log."),
     # doer and done-to exchanged, in the active and through a passive
     ("The goat is chasing the farmer.", "The farmer is chasing the goat across the field."),
     ("The farmer is being chased by the goat.", "The farmer is chasing the goat."),
@@ -59,6 +61,9 @@ UNSUPPORTED = [
      "The marsh holds about twice as much water as the lake."),
     ("Last week was not the wettest May ever recorded, the weather office announces",
      "May was the wettest ever recorded, the weather office announces"),
+    # a bare year the value reader leaves as a plain number is still a date
+    ("The Alpine glacier survey (Brandt 2016) found thinning ice.",
+     "In 2009 the Alpine glacier survey by Brandt found thinning ice."),
 ]
 
 PASSIVE_PARAPHRASES = [
@@ -67,6 +72,9 @@ PASSIVE_PARAPHRASES = [
     ("The farmer is chasing the goat.", "The goat is being chased by the farmer."),
     # a prepositional object is no doer or done-to ("talks to" is mutual)
     ("The nurse is talking to the porter.", "The porter is talking to the nurse."),
+    # the same bare year
+    ("The Alpine glacier survey (Brandt 2009) found thinning ice.",
+     "In 2009 the Alpine glacier survey by Brandt found thinning ice."),
     # a "not" inside a relative clause is not the claim's negation
     ("The porter who is not wearing a cap is carrying the trunk.",
      "The porter who is not wearing a cap is carrying the trunk up the stairs."),

@@ -8,6 +8,7 @@ from graphcite.language.dates import DatePart, dates_agree, dates_in, ordinals_i
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
+from graphcite.verify.rules.common import is_year
 
 __all__: list[str] = []
 
@@ -15,10 +16,11 @@ _NEXT_WORD = re.compile(r"\s*(?:-\s*)?([A-Za-z]+)")
 
 
 def _parts(values: tuple[ExtractedValue, ...]) -> list[DatePart]:
-    """The typed date values the value reader found, each read into its stated parts."""
+    """The typed date values the value reader found, each read into its stated parts, and bare years
+    it left as plain numbers ("(Oreskes 2011)"): a year counts nothing, so it is a date."""
     out = []
     for value in values:
-        if value.kind == "date":
+        if value.kind == "date" or (is_year(value) and value.kind == "number" and not value.counted_noun):
             out.extend(dates_in(value.surface) or ())
     return out
 
