@@ -1,7 +1,7 @@
 """Scale-out on one machine: ingest and check-batch in-process vs on Ray with 1 and 2 workers, one run.
 
     python -m benchmarks.scale [--mb 50] [--answers 10000] [--json] [--skip-ingest] [--skip-check]
-                               [--skip-postgres]
+                               [--skip-postgres] [--baseline-answers 2000]
 
 The machine is shared, so besides wall-clock rates each row gives the CPU seconds the work used (this
 process plus every process it started: Ray's workers, raylet and GCS) and the rate per CPU second,
@@ -22,6 +22,10 @@ answers are drawn from a small pool of claims, so claim-keyed caches (decomposit
 warm after the first few hundred answers: these are rates for a batch whose claims repeat. A warm-up
 batch (300 other answers, not timed) fills this process's caches first, so the in-process runs on
 DuckDB and PostgreSQL start alike.
+
+The baseline rows verify ``--baseline-answers`` of the same answers in-process one answer at a time,
+each reading its own evidence (``check_batch(read_ahead=False)``, as check-batch did before it read
+chunks together), on each engine: compare their "answers per cpu_s" with the batched rows (0 skips them).
 """
 
 from __future__ import annotations
@@ -177,9 +181,9 @@ def _tree_cpu(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def _postgres_corpus(rows: list[dict[str, Any]]) -> Iterator[tuple[str, int] | None]:
-    """A temporary PostgreSQL server holding the ingested corpus: (URL of a template database, the
-    server's process id), or None when the server binaries are missing."""
+def _postgres_corpus(rows: list[dict[str, Any]]) -> Iterator[tuple[Any, int] | None]:
+    """A temporary PostgreSQL server holding the ingested corpus in database ``corpus`` (a template for
+    one database per run): (the server, its process id), or None when the server binaries are missing."""
     from graphcite.ingest import ingest
     from graphcite.store import Store
     from graphcite.store.pgserver import find_pg_bin, temporary_server
@@ -192,10 +196,10 @@ def _postgres_corpus(rows: list[dict[str, Any]]) -> Iterator[tuple[str, int] | N
         with Store(server.create_database("corpus")) as store:
             ingest(store, [CORPUS])
         pid = int((server.data / "postmaster.pid").read_text(encoding="ascii").split()[0])
-        yield server.url("corpus"), pid
+        yield server, pid
 
 
-def _check_rows(count: int, work: Path, postgres: bool) -> list[dict[str, Any]]:
+def _check_rows(count: int, work: Path, postgres: bool, baseline: int) -> list[dict[str, Any]]:
     from graphcite.ingest import ingest
     from graphcite.store import Store
     from graphcite.verify.batch import check_batch
@@ -210,6 +214,7 @@ def _check_rows(count: int, work: Path, postgres: bool) -> list[dict[str, Any]]:
     def record(name: str, cores: int, seconds: float, cpu: float, results: list[dict[str, Any]]) -> None:
         failed = sum(1 for r in results if "error" in r)
         claims = sum(len(r["claims"]) for r in results if "claims" in r)
+        count = len(results)
         runs.append({"benchmark": f"check-batch {count:,} answers", "engine": name, "seconds": round(seconds, 2),
                      "answers/s": round(count / seconds, 1), "answers/s per core": round(count / seconds / cores, 1),
                      "cpu_s": round(cpu, 1), "answers per cpu_s": round(count / cpu, 1),
@@ -223,25 +228,34 @@ def _check_rows(count: int, work: Path, postgres: bool) -> list[dict[str, Any]]:
     with Store(warm) as store:
         check_batch(store, bench_answers(min(count, 300), seed=6), record=False)
     warm.unlink()
-    for name, options, cores in CONFIGS:
+    configs = list(CONFIGS)
+    if baseline:
+        configs.append(("in-process, one answer at a time", {"read_ahead": False}, 1))
+    for name, options, cores in configs:
         db = work / f"check-{len(runs)}.duckdb"
         shutil.copy(seed_db, db)
         with _runtime(options, rows), Store(db) as store:
-            seconds, cpu, results = _measure(lambda store=store, options=options: check_batch(store, answers,
-                                                                                             **options))
+            batch = answers[:baseline] if "read_ahead" in options else answers
+            seconds, cpu, results = _measure(lambda store=store, options=options, batch=batch: check_batch(
+                store, batch, **options))
         db.unlink()
         record(name, cores, seconds, cpu, results)
     if postgres:
         with _postgres_corpus(rows) as found:
             if found is not None:
-                url, server = found
-                with Store(url) as store:
-                    server0 = _tree_cpu(server)
-                    seconds, cpu, results = _measure(lambda store=store: check_batch(store, answers))
-                    cpu += _tree_cpu(server) - server0
-                record("in-process, PostgreSQL", 1, seconds, cpu, results)
+                server, pid = found
+                runs_pg = [("in-process, PostgreSQL", answers, True)]
+                if baseline:
+                    runs_pg.append(("in-process, PostgreSQL, one answer at a time", answers[:baseline], False))
+                for run, (name, batch, ahead) in enumerate(runs_pg):
+                    with Store(server.create_database(f"run{run}", template="corpus")) as store:
+                        server0 = _tree_cpu(pid)
+                        seconds, cpu, results = _measure(lambda store=store, batch=batch, ahead=ahead: check_batch(
+                            store, batch, read_ahead=ahead))
+                        cpu += _tree_cpu(pid) - server0
+                    record(name, 1, seconds, cpu, results)
     for row in runs:
-        row["speed-up"] = round(runs[0]["seconds"] / row["seconds"], 2)
+        row["speed-up"] = round(row["answers/s"] / runs[0]["answers/s"], 2)  # throughput: sizes may differ
     return rows + runs
 
 
@@ -252,6 +266,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-ingest", action="store_true")
     parser.add_argument("--skip-check", action="store_true")
     parser.add_argument("--skip-postgres", action="store_true", help="no check-batch run against PostgreSQL")
+    parser.add_argument("--baseline-answers", type=int, default=2_000,
+                        help="answers for the one-answer-at-a-time baseline rows (0: none)")
     parser.add_argument("--json", action="store_true", help="one JSON object per row")
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
@@ -261,7 +277,7 @@ def main(argv: list[str] | None = None) -> None:
         if not args.skip_ingest:
             rows += _ingest_rows(args.mb, work)
         if not args.skip_check:
-            rows += _check_rows(args.answers, work, not args.skip_postgres)
+            rows += _check_rows(args.answers, work, not args.skip_postgres, args.baseline_answers)
     if not args.json:
         print(f"load average before: {load[0]:.2f}, after: {os.getloadavg()[0]:.2f} (2 cores shared)")
     emit(rows, args.json)

@@ -84,11 +84,13 @@ def verify_items(store: Store, items: Sequence[BatchItem], config: VerifierConfi
             except GraphciteError as exc:
                 prepared.append({"error": str(exc), "code": exc.code})
         ready = [(item, parts) for item, parts in zip(items, prepared, strict=True) if isinstance(parts, list)]
-        prefetch_citations(store, [ref for item, _ in ready for claim in item.answer.claims
-                                   for ref in claim.citations])
-        if config.store_contradictions and not config.lexical_only:
-            with using(config.domain_lexicon()):  # the terms are read as the engine will read them
-                prefetch_contradictions(store, [parts for _, parts in ready])
+        # reading ahead is only an optimisation: if it fails, each answer reads (and fails) on its own
+        with contextlib.suppress(GraphciteError):
+            prefetch_citations(store, [ref for item, _ in ready for claim in item.answer.claims
+                                       for ref in claim.citations])
+            if config.store_contradictions and not config.lexical_only:
+                with using(config.domain_lexicon()):  # the terms are read as the engine will read them
+                    prefetch_contradictions(store, [parts for _, parts in ready])
         results: list[dict[str, Any]] = []
         for item, parts in zip(items, prepared, strict=True):
             if isinstance(parts, dict):
@@ -172,7 +174,12 @@ def _worker_view(store: Store) -> Iterator[str]:
 
 
 def _compute(store: Store, items: list[BatchItem], config: VerifierConfig, audience: str, engine: str,
-             workers: int | None, address: str | None) -> Iterator[tuple[BatchItem, dict[str, Any]]]:
+             workers: int | None, address: str | None,
+             read_ahead: bool = True) -> Iterator[tuple[BatchItem, dict[str, Any]]]:
+    if not read_ahead and engine == "local":
+        for item in items:
+            yield item, verify_items(store, [item], config, audience)[0]
+        return
     if engine == "local" or not items:
         with evidence_memo(store):
             for chunk in _chunks(items, 1):
@@ -192,7 +199,7 @@ def _compute(store: Store, items: list[BatchItem], config: VerifierConfig, audie
 def check_batch(store: Store, answers: Sequence[AnswerRef], *, config: VerifierConfig | None = None,
                 audience: str = "internal", engine: str = "local", workers: int | None = None,
                 address: str | None = None, limits: AnswerLimits = DEFAULT_LIMITS, record: bool = True,
-                progress: BatchProgress | None = None) -> list[dict[str, Any]]:
+                progress: BatchProgress | None = None, read_ahead: bool = True) -> list[dict[str, Any]]:
     """One result per answer, in input order: the report :func:`check_answer` gives, or for an answer
     that cannot be read or verified ``{"answer", "error", "code"}``.
 
@@ -200,7 +207,8 @@ def check_batch(store: Store, answers: Sequence[AnswerRef], *, config: VerifierC
     written in one transaction at the end (``record=False``: the answers are stored, as by
     :func:`check_answer`, but no records). ``engine="ray"``
     computes the reports in Ray tasks, ``workers`` at a time, on a local runtime or the cluster at
-    ``address``.
+    ``address``. ``read_ahead=False`` (in-process only) verifies one answer at a time, each reading its
+    own evidence, as check-batch did before it read chunks together: the same reports, for comparison.
     """
     check_audience(audience)
     check_engine(engine)
@@ -216,7 +224,8 @@ def check_batch(store: Store, answers: Sequence[AnswerRef], *, config: VerifierC
     reports: dict[int, dict[str, Any]] = {}
     parts: dict[int, list[list[AtomicClaim]]] = {}
     claims_done = 0
-    for item, result in _compute(store, [item for item, _ in loaded], config, audience, engine, workers, address):
+    for item, result in _compute(store, [item for item, _ in loaded], config, audience, engine, workers, address,
+                                 read_ahead):
         if "report" in result:
             reports[item.index] = result["report"]
             if result["parts"] is not None:

@@ -7,8 +7,9 @@ copy the restricted figure. This module finds the origin. A claim's *decisive* c
 value no cited unit agrees with, and each content term that no cited unit and no public unit
 contains. A restricted unit is an origin when it is about the same subject (it holds at least half
 of the claim's content terms) and holds a decisive value (same number after unit conversion, same
-counted noun) or a decisive term. Candidates come from the term index in one grouped query for many
-claims, the way :mod:`graphcite.verify.contradictions` finds its candidates.
+counted noun) or a decisive term. Candidates are the restricted units sharing most index terms with
+the claim, ranked over the term index's postings of restricted units (one query for many claims; a
+batch reads each term's postings once).
 
 The internal report names the units (finding ``restricted-origin``); for the public audience the
 claim's text is withheld wherever it would be shown.
@@ -83,7 +84,7 @@ def _units(store: Store, unit_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
 
 
 def _candidates(store: Store, terms_per_query: list[set[str]]) -> dict[int, list[str]]:
-    """Restricted units sharing the most index terms with each query, best first (one grouped query)."""
+    """Restricted units sharing the most index terms with each query, best first (one query for all)."""
     qi: list[int] = []
     qterms: list[str] = []
     for i, terms in enumerate(terms_per_query):

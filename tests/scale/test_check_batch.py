@@ -189,3 +189,13 @@ def test_a_chunk_verified_together_matches_one_answer_at_a_time_with_fewer_state
     assert [r["report"] for r in together] == alone
     assert all(r["parts"] == parts_for(item.answer) for r, item in zip(together, items, strict=True))
     assert len(sent) * 3 < statements_alone, (len(sent), statements_alone)
+
+
+def test_reading_ahead_or_one_answer_at_a_time_gives_the_same_lines(corpus_db: Path, tmp_path: Path) -> None:
+    ahead, alone = _copy(corpus_db, tmp_path, "ahead"), _copy(corpus_db, tmp_path, "alone")
+    with Store(ahead) as store:
+        first = check_batch(store, [TRAPS, CLEAN, TRAPS])
+    with Store(alone) as store:
+        second = check_batch(store, [TRAPS, CLEAN, TRAPS], read_ahead=False)
+    assert [json_line_of(r) for r in first] == [json_line_of(r) for r in second]
+    assert _records(ahead) == _records(alone)

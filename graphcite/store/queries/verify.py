@@ -2,8 +2,8 @@
 
 * locating (:mod:`graphcite.verify.locate`): a revision's units with their index terms, term
   frequencies and postings, and which units are current and visible;
-* restricted origins (:mod:`graphcite.verify.origin`): restricted units ranked for many claims in one
-  grouped query, the terms some public unit holds, unit texts and typed values;
+* restricted origins (:mod:`graphcite.verify.origin`): restricted units ranked for many claims over
+  the postings of restricted units, the terms some public unit holds, unit texts and typed values;
 * declared claim types (:mod:`graphcite.verify.claim_types`): annotation labels and acceptances;
 * check-batch (:mod:`graphcite.verify.batch`): which answers are stored and how many records each has.
 
