@@ -199,3 +199,19 @@ def test_reading_ahead_or_one_answer_at_a_time_gives_the_same_lines(corpus_db: P
         second = check_batch(store, [TRAPS, CLEAN, TRAPS], read_ahead=False)
     assert [json_line_of(r) for r in first] == [json_line_of(r) for r in second]
     assert _records(ahead) == _records(alone)
+
+
+def test_a_worker_keeps_its_evidence_memo_for_one_batch_only(corpus_db: Path) -> None:
+    from graphcite.distributed import verify as worker
+    from graphcite.store.queries.verify_memo import memo_of
+
+    try:
+        store = worker._batch_store("batch-1", str(corpus_db), None)
+        first = memo_of(store)
+        assert first is not None
+        assert worker._batch_store("batch-1", str(corpus_db), None) is store and memo_of(store) is first
+        assert worker._batch_store("batch-2", str(corpus_db), None) is store
+        assert memo_of(store) is not None and memo_of(store) is not first
+    finally:
+        worker._close_all()
+    assert memo_of(store) is None
