@@ -10,6 +10,14 @@
 The store is a fresh copy of the bundled corpus in benchmarks/data/ (checks write to it). Targets in
 issue 11: >= 200 checks/s, <= 5 ms p99 per streamed sentence.
 
+Every figure is measured twice in one run: against the first-round service (``baseline``: one
+transaction per check, no report memo, no group commit: ``ServiceSettings(memo=False)``, started by
+this module) and against ``graphcite serve`` as shipped (``served``), each on its own fresh store;
+``x_baseline`` is the served figure over the baseline's (throughput: higher is better; latency:
+baseline over served, so higher is better too). The gate is measured on sentences the server has
+seen (the bundled answer's, as a RAG application re-checking its answers sends) and on sentences it
+has never seen (each made unique, so decomposition and every rule run).
+
     python -m benchmarks.serve [--clients 50] [--seconds 20] [--max-requests 2000] [--streams 10] [--json]
     python -m benchmarks.serve --engines [--clients 50] [--seconds 20]   # DuckDB vs PostgreSQL x1, x2 processes
 """
@@ -18,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import re
@@ -70,12 +77,35 @@ def _command() -> list[str]:
     return [sys.executable, "-m", "graphcite.serve"]
 
 
-class Server:
-    """``graphcite serve --port 0`` in a child process; ``url`` once it printed its ready line."""
+def _serve_baseline(db: str) -> None:
+    """The first-round service on ``db`` (``memo=False``), on a free 127.0.0.1 port, until terminated."""
+    import socket
 
-    def __init__(self, db: Path | str, *extra: str) -> None:
-        self.process = subprocess.Popen([*_command(), "--db", str(db), "--host", "127.0.0.1", "--port", "0",
-                                         "--timeout", "120", "--max-claims", "100", *extra],
+    import uvicorn
+
+    from graphcite.serve import ServiceSettings, create_app
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+    def ready() -> None:
+        print(f"graphcite serve: listening on {url} (baseline)", file=sys.stderr, flush=True)
+
+    settings = ServiceSettings(db=db, timeout=120, max_claims=100, memo=False)
+    uvicorn.Server(uvicorn.Config(create_app(settings, on_ready=ready), log_level="warning", access_log=False,
+                                  lifespan="on", server_header=False)).run(sockets=[sock])
+
+
+class Server:
+    """``graphcite serve --port 0`` in a child process (or the baseline service); ``url`` once it is ready."""
+
+    def __init__(self, db: Path | str, *extra: str, baseline: bool = False) -> None:
+        command = ([sys.executable, "-m", "benchmarks.serve", "--serve-baseline", str(db)] if baseline else
+                   [*_command(), "--db", str(db), "--host", "127.0.0.1", "--port", "0",
+                    "--timeout", "120", "--max-claims", "100", *extra])
+        self.process = subprocess.Popen(command,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
         self.url = ""
@@ -200,65 +230,105 @@ async def _gate(url: str, sentences: list[bytes], streams: int, *, errors_expect
             "mean_ms": round(statistics.fmean(latencies) * 1000, 1)}
 
 
-def run(clients: int = 50, seconds: float = 20, max_requests: int = 2000, streams: int = 10,
-        rounds: int = 10) -> list[dict[str, Any]]:
-    """Start a server, measure, stop it; rows for :func:`benchmarks.common.emit`."""
-    answer = json.loads(ANSWER.read_text(encoding="utf-8"))
+def _unseen(answer: dict[str, Any], count: int) -> list[bytes]:
+    """``count`` sentences the server has never seen: the answer's claims, each with a unique clause."""
+    lines = []
+    for i in range(count):
+        claim = dict(answer["claims"][i % len(answer["claims"])])
+        text = claim["text"].rstrip(".")
+        claim["text"] = f"{text}, as noted in review {i + 1}."
+        lines.append(json.dumps(claim).encode() + b"\n")
+    return lines
+
+
+def _measure(db: Path | str, answer: dict[str, Any], *, baseline: bool, clients: int, seconds: float,
+             max_requests: int, streams: int, rounds: int, gate: bool = True, extra: tuple[str, ...] = ()
+             ) -> dict[str, dict[str, Any]]:
+    """Every figure of one server, by name."""
     sentences = [json.dumps(c).encode() + b"\n" for c in answer["claims"]] * rounds
-    server = Server(_store())
+    server = Server(db, *extra, baseline=baseline)
+    out: dict[str, dict[str, Any]] = {}
     try:
-        rows = []
         asyncio.run(_checks(server.url, answer, clients=4, seconds=5, max_requests=8, new_answers=False))  # warm
         for new in (False, True):
-            result = asyncio.run(_checks(server.url, answer, clients=clients, seconds=seconds,
-                                         max_requests=max_requests, new_answers=new))
-            rows.append({"benchmark": "serve check (7-claim answer)" + (", new answer each" if new else ", same answer"),
-                         "clients": clients, **result, "target": ">= 200 checks/s"})
-        for count in (1, streams):
-            result = asyncio.run(_gate(server.url, sentences, count))
-            rows.append({"benchmark": "serve gate per streamed sentence", **result, "target": "<= 5 ms p99"})
-        # the floor the HTTP layer sets: a line refused before verification (E206), and GET /healthz
-        refused = asyncio.run(_gate(server.url, [b"{not json}\n"] * len(sentences), 1, errors_expected=True))
-        rows.append({"benchmark": "serve gate per line, refused unverified (HTTP floor)", **refused})
-        rows.append({"benchmark": "serve GET /healthz (HTTP floor)", "clients": clients,
-                     **asyncio.run(_health(server.url, clients=clients, requests=2000))})
-        return rows
+            out["check" + (" new" if new else "")] = asyncio.run(_checks(
+                server.url, answer, clients=clients, seconds=seconds, max_requests=max_requests, new_answers=new))
+        if gate:
+            for count in (1, streams):
+                out[f"gate {count}"] = asyncio.run(_gate(server.url, sentences, count))
+            out["gate unseen"] = asyncio.run(_gate(server.url, _unseen(answer, len(sentences)), 1))
+            # the floor the HTTP layer sets: a line refused before verification (E206), and GET /healthz
+            out["refused"] = asyncio.run(_gate(server.url, [b"{not json}\n"] * len(sentences), 1,
+                                               errors_expected=True))
+            out["health"] = asyncio.run(_health(server.url, clients=clients, requests=2000))
+        return out
     finally:
         server.stop()
 
 
+_NAMES = {
+    "check": ("serve check (7-claim answer), same answer", "checks_per_s", ">= 200 checks/s"),
+    "check new": ("serve check (7-claim answer), new answer each", "checks_per_s", ">= 200 checks/s"),
+    "gate 1": ("serve gate per streamed sentence, seen, 1 stream", "p99_ms", "<= 5 ms p99"),
+    "gate unseen": ("serve gate per streamed sentence, unseen, 1 stream", "p99_ms", "<= 5 ms p99"),
+    "refused": ("serve gate per line, refused unverified (HTTP floor)", "p99_ms", None),
+    "health": ("serve GET /healthz (HTTP floor)", "requests_per_s", None),
+}
+
+
+def _rows(label: str, before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]],
+          streams: int) -> list[dict[str, Any]]:
+    names = {**_NAMES, f"gate {streams}": (f"serve gate per streamed sentence, seen, {streams} streams",
+                                           "p99_ms", "<= 5 ms p99")}
+    rows = []
+    for key, result in after.items():
+        name, figure, target = names[key]
+        base = before.get(key, {})
+        ratio = None
+        if base.get(figure) and result.get(figure):
+            ratio = (result[figure] / base[figure] if figure.endswith("_per_s") else base[figure] / result[figure])
+        rows.append({"benchmark": name + label, **{k: v for k, v in result.items()},
+                     "baseline": base.get(figure), "x_baseline": round(ratio, 2) if ratio else None,
+                     "target": target})
+    return rows
+
+
+def run(clients: int = 50, seconds: float = 20, max_requests: int = 2000, streams: int = 10,
+        rounds: int = 10) -> list[dict[str, Any]]:
+    """The baseline service, then the served one, each on a fresh store; rows for :func:`benchmarks.common.emit`."""
+    answer = json.loads(ANSWER.read_text(encoding="utf-8"))
+    options = {"clients": clients, "seconds": seconds, "max_requests": max_requests, "streams": streams,
+               "rounds": rounds}
+    before = _measure(_store(), answer, baseline=True, **options)
+    after = _measure(_store(), answer, baseline=False, **options)
+    return _rows("", before, after, streams)
+
+
 def run_engines(clients: int, seconds: float, max_requests: int) -> list[dict[str, Any]]:
-    """Answer checks/s on DuckDB (one process) and on PostgreSQL with 1 and 2 server processes, one run."""
+    """Answer checks/s on DuckDB and PostgreSQL, baseline and served (one process; PostgreSQL also two)."""
     from graphcite.ingest import ingest
     from graphcite.store import Store
     from graphcite.store.pgserver import find_pg_bin, temporary_server
 
     answer = json.loads(ANSWER.read_text(encoding="utf-8"))
-    setups: list[tuple[str, Any, tuple[str, ...]]] = [("duckdb, 1 process", _store(), ())]
-    rows: list[dict[str, Any]] = []
-    with contextlib.ExitStack() as stack:
-        if find_pg_bin() is None:
-            print("PostgreSQL binaries not found: PostgreSQL rows left out", file=sys.stderr)
-        else:
-            pg = stack.enter_context(temporary_server())
-            url = pg.create_database("bench_serve")
+    options = {"clients": clients, "seconds": seconds, "max_requests": max_requests, "streams": 1, "rounds": 1,
+               "gate": False}
+    rows = _rows(" on duckdb", _measure(_store(), answer, baseline=True, **options),
+                 _measure(_store(), answer, baseline=False, **options), 1)
+    if find_pg_bin() is None:
+        print("PostgreSQL binaries not found: PostgreSQL rows left out", file=sys.stderr)
+        return rows
+    with temporary_server() as pg:
+        urls = []
+        for name in ("bench_serve_base", "bench_serve", "bench_serve_two"):
+            url = pg.create_database(name)
             with Store(url) as store:
                 ingest(store, [CORPUS])
-            setups += [("postgresql, 1 process", url, ()), ("postgresql, 2 processes", url, ("--workers", "2"))]
-        for name, db, extra in setups:
-            server = Server(db, *extra)
-            try:
-                asyncio.run(_checks(server.url, answer, clients=4, seconds=5, max_requests=8, new_answers=False))
-                for new in (False, True):
-                    result = asyncio.run(_checks(server.url, answer, clients=clients, seconds=seconds,
-                                                 max_requests=max_requests, new_answers=new))
-                    rows.append({"benchmark": f"serve check on {name}" + (", new answer each" if new else ""),
-                                 "clients": clients, **result, "target": ">= 200 checks/s"})
-            finally:
-                server.stop()
-    first = rows[0]["checks_per_s"] if rows else 0
-    for row in rows:
-        row["vs_duckdb_same_answer"] = round(row["checks_per_s"] / first, 2) if first else None
+            urls.append(url)
+        before = _measure(urls[0], answer, baseline=True, **options)
+        rows += _rows(" on postgresql", before, _measure(urls[1], answer, baseline=False, **options), 1)
+        rows += _rows(" on postgresql, 2 processes", before,
+                      _measure(urls[2], answer, baseline=False, extra=("--workers", "2"), **options), 1)
     return rows
 
 
@@ -272,7 +342,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engines", action="store_true",
                         help="answer checks on DuckDB and on PostgreSQL with 1 and 2 server processes instead")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--serve-baseline", metavar="DB", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.serve_baseline:
+        _serve_baseline(args.serve_baseline)
+        return 0
     if args.engines:
         emit(run_engines(args.clients, args.seconds, args.max_requests), args.json)
         return 0

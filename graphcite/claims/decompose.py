@@ -58,7 +58,9 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -75,6 +77,7 @@ from graphcite.claims.qualifiers import (
 )
 from graphcite.claims.syntax import Doc, build_doc, clause_at, trim_span
 from graphcite.errors import GraphciteError
+from graphcite.language.domain import active
 from graphcite.models import AtomicClaim, ExtractedValue
 
 __all__ = ["PART_DEFAULTS", "QUALIFIERS", "decompose", "score_sentence", "score_sentence_set"]
@@ -192,10 +195,31 @@ def decompose(text: str, *, model: str | None = None) -> list[AtomicClaim]:
     """Split ``text`` (a sentence, or a few) into atomic claims; spans are offsets into ``text``.
 
     ``model`` names an installed spaCy pipeline (``--spacy-model``); the default is the shared blank
-    English pipeline with lookup lemmas.
+    English pipeline with lookup lemmas. The result depends on the text, the model and the active
+    domain lexicon only, so it is remembered per process (a service sees the same sentences again).
     """
     if not text or not text.strip():
         return []
+    key = (text, model, active().digest)
+    with _MEMO_LOCK:
+        found = _MEMO.get(key)
+        if found is not None:
+            _MEMO.move_to_end(key)
+            return list(found)
+    claims = _decompose(text, model)
+    with _MEMO_LOCK:
+        _MEMO[key] = tuple(claims)
+        while len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return claims
+
+
+_MEMO: OrderedDict[tuple[str, str | None, str], tuple[AtomicClaim, ...]] = OrderedDict()
+_MEMO_LOCK = threading.Lock()
+_MEMO_SIZE = 4096  # sentences; atomic claims are frozen, so callers share them safely
+
+
+def _decompose(text: str, model: str | None) -> list[AtomicClaim]:
     d = build_doc(text, model)
     drafts: list[Draft] = []
     previous_last: int | None = None

@@ -110,16 +110,21 @@ async def check(request: Request) -> Response:
     audience = audience_of(request)
     config = _config(request)
     answer = await _answer(request)
+    if service.desk is not None:
+        body = await service.call(service.desk.check_json, answer, config=config, audience=audience,
+                                  limits=service.settings.limits)
+        return JSONResponse(body)  # already encoded: the same bytes as rendering the report
     report = await service.write(check_answer, answer, config=config, audience=audience,
                                  limits=service.settings.limits)
     return JSONResponse(report)
 
 
-def _gate_whole(store: Store, answer: Any, config: VerifierConfig, audience: str, mode: str) -> dict[str, Any]:
+def _gate_whole(store: Store, answer: Any, config: VerifierConfig, audience: str, mode: str,
+                verifier: Any = None) -> dict[str, Any]:
     """:func:`graphcite.verify.gate_answer` of a whole answer; ``mark`` also lists every claim's verdict."""
     from graphcite.verify.check import gate_answer, verify_answer
 
-    report = verify_answer(store, answer, config=config, audience=audience)
+    report = verify_answer(store, answer, config=config, audience=audience, verifier=verifier)
     result = gate_answer(report)
     if mode == "mark":
         result["claims"] = [{"text": c["text"], "passed": c["supported"], "status": c["status"],
@@ -136,7 +141,7 @@ async def gate(request: Request) -> Response:
     if media == "application/json":  # one whole answer: the no-span-no-claim result at once
         config = _config(request)
         answer = await _answer(request)
-        return JSONResponse(await service.read(_gate_whole, answer, config, audience, mode))
+        return JSONResponse(await service.read(_gate_whole, answer, config, audience, mode, service.verifier))
     sse = "text/event-stream" in (request.headers.get("accept") or "")
     return GateStream(request, service, audience=audience, mode=mode, sse=sse)  # type: ignore[return-value]
 

@@ -149,7 +149,8 @@ class GateStream:
         settings = self.service.settings
         with self.service.reader() as store:
             for verdict in gate_stream(store, self._thread_lines(), config=settings.config, audience=self.audience,
-                                       limits=settings.limits, max_line_chars=settings.max_line_bytes):
+                                       limits=settings.limits, max_line_chars=settings.max_line_bytes,
+                                       verifier=self.service.verifier):
                 self._deadline = None
                 anyio.from_thread.run(out.send, verdict)
             self._deadline = None

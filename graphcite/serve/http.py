@@ -7,7 +7,6 @@ never sees a value it has to doubt.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -17,6 +16,7 @@ from starlette.responses import Response
 
 from graphcite.errors import make_error
 from graphcite.serve.errors import HTTPFailure
+from graphcite.serve.jsontext import json_text
 from graphcite.serve.reviewers import read_session, reviewer_for_token
 from graphcite.serve.service import Service
 from graphcite.verify.check import check_audience
@@ -34,17 +34,9 @@ class JSONResponse(Response):
     media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
-        return json.dumps(_finite(content), ensure_ascii=False, default=str).encode("utf-8")
-
-
-def _finite(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
+        if isinstance(content, bytes):  # already encoded by json_text (a check's report, see serve.checks)
+            return content
+        return json_text(content).encode("utf-8")
 
 
 def service_of(request: Request) -> Service:

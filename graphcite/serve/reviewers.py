@@ -27,6 +27,7 @@ from typing import Any
 from graphcite.errors import make_error
 from graphcite.models import Reviewer
 from graphcite.store import Store, utcnow
+from graphcite.store.queries.serve import add_reviewer_row, reviewer_exists, reviewer_rows, reviewer_secret
 
 __all__ = ["SESSION_SECONDS", "TOKEN_PREFIX", "add_reviewer", "check_name", "ensure_reviewer_table", "list_reviewers",
            "read_session", "reviewer_for_token", "sign_session"]
@@ -74,15 +75,14 @@ def add_reviewer(store: Store, name: str) -> tuple[dict[str, Any], str]:
     """
     name = check_name(name)
     ensure_reviewer_table(store)
-    if store.scalar("SELECT count(*) FROM reviewer WHERE name = ?", [name]):
+    if reviewer_exists(store, name):
         raise make_error("E101", where="NAME", detail=f"reviewer {name!r} already exists",
                          fix="choose another name; a reviewer's token is shown only when it is added")
     token = f"{TOKEN_PREFIX}.{_b64(name.encode('utf-8'))}.{secrets.token_urlsafe(32)}"
     salt = secrets.token_bytes(16)
     created = utcnow()
     with store.transaction():
-        store.execute("INSERT INTO reviewer (name, token_hash, salt, created_at) VALUES (?, ?, ?, ?)",
-                      [name, _digest(token, salt).hex(), salt.hex(), created])
+        add_reviewer_row(store, name, _digest(token, salt).hex(), salt.hex(), created)
     return {"name": name, "created_at": created}, token
 
 
@@ -90,7 +90,7 @@ def list_reviewers(store: Store) -> list[dict[str, Any]]:
     """Every reviewer's name and creation time, oldest first (never a hash or a salt)."""
     if not _has_table(store):
         return []
-    return store.rows("SELECT name, created_at FROM reviewer ORDER BY created_at, name")
+    return reviewer_rows(store)
 
 
 def reviewer_for_token(store: Store, token: str) -> str | None:
@@ -104,7 +104,7 @@ def reviewer_for_token(store: Store, token: str) -> str | None:
         return None
     if not _has_table(store):
         return None
-    row = store.row("SELECT token_hash, salt FROM reviewer WHERE name = ?", [name])
+    row = reviewer_secret(store, name)
     if row is None:
         _digest(token, b"\0" * 16)  # the same work as a real check: no timing hint that the name exists
         return None

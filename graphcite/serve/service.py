@@ -28,6 +28,7 @@ import anyio
 import anyio.to_thread
 
 from graphcite.claims.formats import AnswerLimits
+from graphcite.serve.checks import CheckDesk
 from graphcite.serve.reviewers import ensure_reviewer_table
 from graphcite.serve.warm import WarmReads, WarmView
 from graphcite.store import Store, open_store
@@ -61,6 +62,9 @@ class ServiceSettings:
     timeout: float = 30.0
     stream_workers: int = 64
     warm: bool = True
+    #: reports, answer parts and earlier-check summaries kept in memory, checks written in groups
+    #: (:mod:`graphcite.serve.checks`); False gives one transaction per check, for comparison
+    memo: bool = True
     max_quote_chars: int = 500  # most code points of a source any page shows per excerpt
 
     @property
@@ -95,6 +99,7 @@ class Service:
         self.stream_limiter = anyio.CapacityLimiter(settings.stream_workers)
         #: evidence-query answers shared by every view: a check reads its cited units from memory
         self.warm = WarmReads()
+        self.desk = CheckDesk(self) if settings.memo else None
         self.closed = False
 
     # -- store views ------------------------------------------------------------------------------
@@ -150,6 +155,11 @@ class Service:
         return await self.call(run)
 
     # -- lifecycle ----------------------------------------------------------------------------------
+    @property
+    def verifier(self) -> Any:
+        """The ``verify_claims`` reads go through: the report memo, or None for the plain function."""
+        return self.desk.memo.verify_claims if self.desk is not None else None
+
     def warm_up(self) -> None:
         """Load the language pipeline, lexicon and rule tables once, so the first request is not slow."""
         from graphcite.claims.formats import load_answer
@@ -158,7 +168,8 @@ class Service:
         answer = load_answer({"answer_id": "warm-up", "claims": [
             {"text": "The service reads two sentences before it starts.", "citations": []}]}, format="native")
         with self.reader() as store:
-            verify_answer(store, answer, config=self.settings.config, audience=self.settings.audience)
+            verify_answer(store, answer, config=self.settings.config, audience=self.settings.audience,
+                          verifier=self.verifier)
 
     def close(self) -> None:
         """Close every view, then the store (when the service opened it)."""

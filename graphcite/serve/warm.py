@@ -27,6 +27,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from graphcite.store.queries.serve import evidence_fingerprint
+
 __all__ = ["EVIDENCE_TABLES", "WarmReads", "WarmView", "tables_in"]
 
 #: Tables that change only when evidence is ingested (or a source's pointer moves).
@@ -40,11 +42,7 @@ RECORD_TABLES = frozenset({"answer", "claim", "citation", "verification", "annot
                            "graphcite_meta"})
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WRITE = re.compile(r"^\s*(?:INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|COPY|TRUNCATE)\b", re.IGNORECASE)
-_FINGERPRINT = ("SELECT (SELECT count(*) FROM source) AS sources, "
-                "(SELECT count(*) FROM source_revision) AS revisions, "
-                "(SELECT count(*) FROM source_link) AS links, "
-                "(SELECT string_agg(key || '=' || coalesce(current_revision, '') || ':' || "
-                "coalesce(visibility, ''), ',' ORDER BY key) FROM source) AS pointers")
+
 
 
 def tables_in(sql: str) -> frozenset[str]:
@@ -66,6 +64,11 @@ class WarmReads:
         self._checked = 0.0
         self.hits = 0
         self.misses = 0
+        #: bumped whenever the cache is dropped: an answer computed from evidence reads of one
+        #: generation is still right while the generation is unchanged (see graphcite.serve.memo)
+        self.generation = 0
+        #: bumped on every write to a record table through a view (answers, annotations, reviewers...)
+        self.record_writes = 0
 
     def cacheable(self, sql: str) -> bool:
         """True for a read whose every table is an evidence table (decided once per SQL text)."""
@@ -81,6 +84,7 @@ class WarmReads:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self.generation += 1
 
     def wrote(self, sql_or_table: str) -> None:
         """Something was written: drop everything when it touched an evidence table."""
@@ -88,6 +92,8 @@ class WarmReads:
         if names & EVIDENCE_TABLES:
             self.clear()
             self._fingerprint = None
+        if names - EVIDENCE_TABLES:
+            self.record_writes += 1
 
     def revalidate(self, store: Any) -> None:
         """Compare the evidence fingerprint with the one the cache was filled under (rate-limited)."""
@@ -95,8 +101,7 @@ class WarmReads:
         if now - self._checked < self.check_every and self._fingerprint is not None:
             return
         self._checked = now
-        row = store.rows(_FINGERPRINT)
-        fingerprint = tuple(row[0].values()) if row else ()
+        fingerprint = evidence_fingerprint(store)
         if fingerprint != self._fingerprint:
             self.clear()
             self._fingerprint = fingerprint
@@ -130,6 +135,9 @@ class WarmView:
     def __init__(self, store: Any, warm: WarmReads) -> None:
         self._store = store
         self._warm = warm
+        #: reads that went to the store (a record table, or a write): an answer built while this
+        #: stayed 0 depended on evidence reads only
+        self.passthrough_reads = 0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -138,8 +146,13 @@ class WarmView:
     def unwrapped(self) -> Any:
         return self._store
 
+    @property
+    def warm(self) -> WarmReads:
+        return self._warm
+
     def rows(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         if not self._warm.cacheable(sql):
+            self.passthrough_reads += 1
             return self._store.rows(sql, params)
         key = _key("rows", sql, params)
         found = self._warm.get(key)
@@ -154,6 +167,7 @@ class WarmView:
 
     def scalar(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
         if not self._warm.cacheable(sql):
+            self.passthrough_reads += 1
             return self._store.scalar(sql, params)
         key = _key("scalar", sql, params)
         found = self._warm.get(key)
@@ -162,7 +176,16 @@ class WarmView:
             self._warm.put(key, found)
         return found
 
+    def tuples(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        self.passthrough_reads += 1
+        return self._store.tuples(sql, params)  # type: ignore[no-any-return]
+
+    def arrow(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None, **options: Any) -> Any:
+        self.passthrough_reads += 1
+        return self._store.arrow(sql, params, **options)
+
     def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> None:
+        self.passthrough_reads += 1
         self._warm.wrote(sql)
         self._store.execute(sql, params)
 

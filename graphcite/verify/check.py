@@ -6,16 +6,18 @@ and one verification record per claim is appended; records are never updated in 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from graphcite.claims.answers import (
-    add_answer,
     answer_parts,
+    answer_rev_for,
+    answer_rows,
+    atomic_from_dict,
     claim_id_for,
     get_answer,
     parts_for,
@@ -23,15 +25,17 @@ from graphcite.claims.answers import (
 )
 from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answer, parse_json
 from graphcite.errors import GraphciteError, NotFoundError, make_error
-from graphcite.models import InputAnswer
+from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.store import Store, utcnow
-from graphcite.store.queries import newest_per_claim_sql
+from graphcite.store.queries.check import answer_stored, claim_history, claim_known
 from graphcite.verify.claim_types import mark_reviews
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
+from graphcite.verify.records import ClaimRecord, RecordSummary, claim_records, record_rows
 
-__all__ = ["AUDIENCES", "MAX_STREAM_LINE", "check_answer", "check_audience", "earlier_checks", "gate_answer", "gate_stream",
-           "history", "read_lines", "resolve_answer", "verify_answer"]
+__all__ = ["AUDIENCES", "MAX_STREAM_LINE", "PreparedCheck", "Verifier", "check_answer", "check_audience",
+           "earlier_checks", "finish_check", "gate_answer", "gate_stream", "history", "parts_from_rows",
+           "prepare_check", "read_lines", "record_rows", "resolve_answer", "store_answer_rows", "verify_answer"]
 
 AUDIENCES = ("public", "internal")
 MAX_STREAM_LINE = 1_000_000  # characters (bytes when read from a binary stream) per `gate --stream` line
@@ -71,11 +75,12 @@ def resolve_answer(store: Store, ref: str | Path | Mapping[str, Any] | InputAnsw
 
 
 def verify_answer(store: Store, answer: InputAnswer, *, config: VerifierConfig | None = None,
-                  audience: str = "internal", model: str | None = None) -> dict[str, Any]:
+                  audience: str = "internal", model: str | None = None,
+                  verifier: Verifier | None = None) -> dict[str, Any]:
     """Verify an answer without storing anything (used by eval and the streaming gate)."""
     _check_audience(audience)
-    return verify_claims(store, answer, parts_for(answer, model=model), config or VerifierConfig(),
-                         audience=audience)
+    return (verifier or verify_claims)(store, answer, parts_for(answer, model=model), config or VerifierConfig(),
+                                       audience=audience)
 
 
 def check_audience(audience: str) -> str:
@@ -86,6 +91,28 @@ def check_audience(audience: str) -> str:
 
 
 _check_audience = check_audience
+
+
+Verifier = Callable[..., dict[str, Any]]
+"""``verify_claims(store, answer, parts, config, audience=...)`` or a memo of it (the service's)."""
+
+
+@dataclass(slots=True)
+class PreparedCheck:
+    """A verified answer revision before anything about it is written.
+
+    ``report`` carries the revision and claim ids (no ``earlier`` block yet); ``records`` are what its
+    verification records keep of each claim; ``answer_rows`` are the answer, claim and citation rows to
+    store when the revision is new, else None. A long-running process may hold the report as JSON
+    ``text`` only (``report`` None). :func:`finish_check` sets ``earlier``.
+    """
+
+    rev: str
+    report: dict[str, Any] | None
+    answer_rows: tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]] | None
+    records: list[ClaimRecord]
+    text: str | None = None
+    earlier: dict[str, Any] | None = None
 
 
 def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAnswer, *,
@@ -101,91 +128,111 @@ def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAns
     config = config or VerifierConfig()
     loaded = resolve_answer(store, answer, format=format, documents=documents, limits=limits)
     with store.transaction():
-        if isinstance(loaded, tuple):
-            rev, parsed = loaded
-        else:
-            parsed = loaded
-            rev = add_answer(store, parsed, model=model)
-        parts = answer_parts(store, rev)
-        report = verify_claims(store, parsed, parts, config, audience=audience)
-        report["answer_rev"] = rev
-        for claim in report["claims"]:
-            claim["claim_id"] = claim_id_for(rev, claim["index"])
-        mark_reviews(store, report["claims"])
-        earlier = earlier_checks(store, rev, report)
-        if earlier is not None:
-            report["earlier"] = earlier
+        prepared = prepare_check(store, loaded, config=config, audience=audience, model=model)
+        store_answer_rows(store, [prepared])
+        summary = RecordSummary.load(store, prepared.rev)
+        rows = finish_check(prepared, summary, config, utcnow())
         if record:
-            _append_records(store, rev, report, config)
-    return report
+            store.bulk_insert("verification", rows)
+    assert prepared.report is not None
+    return prepared.report
+
+
+def prepare_check(store: Store, loaded: InputAnswer | tuple[str, InputAnswer], *, config: VerifierConfig,
+                  audience: str, model: str | None = None, verifier: Verifier = verify_claims,
+                  stored_parts: Callable[[Store, str], list[list[AtomicClaim]]] = answer_parts,
+                  stored: Callable[[Store, str], bool] = answer_stored) -> PreparedCheck:
+    """Verify an answer (a stored one or a new one) as :func:`check_answer` does, writing nothing.
+
+    The parts of a new answer are the ones its claim rows will hold, read back as a stored answer's
+    are, so the report is the same whether the revision was stored a moment ago or long before.
+    ``verifier``, ``stored_parts`` and ``stored`` let a long-running process answer from memory.
+    """
+    rows = None
+    if isinstance(loaded, tuple):
+        rev, parsed = loaded
+        parts = stored_parts(store, rev)
+    else:
+        parsed = loaded
+        rev = answer_rev_for(parsed)
+        if stored(store, rev):
+            parts = stored_parts(store, rev)
+        else:
+            rows = answer_rows(rev, parsed, parts_for(parsed, model=model), stored_at=utcnow())
+            parts = parts_from_rows(rows[1])
+    report = verifier(store, parsed, parts, config, audience=audience)
+    report["answer_rev"] = rev
+    for claim in report["claims"]:
+        claim["claim_id"] = claim_id_for(rev, claim["index"])
+    mark_reviews(store, report["claims"])
+    return PreparedCheck(rev, report, rows, claim_records(report))
+
+
+def parts_from_rows(claim_rows: Iterable[Mapping[str, Any]]) -> list[list[AtomicClaim]]:
+    """The atomic parts claim rows hold, per claim in order (what :func:`answer_parts` reads back)."""
+    grouped: dict[int, list[tuple[int, AtomicClaim]]] = {}
+    for row in claim_rows:
+        if row["part"] is not None:
+            part = atomic_from_dict(json.loads(row["atomic_json"]))
+            grouped.setdefault(row["ordinal"], []).append((row["part"], part))
+    return [[p for _, p in sorted(grouped[k], key=lambda item: item[0])] for k in sorted(grouped)]
+
+
+def store_answer_rows(store: Store, prepared: Iterable[PreparedCheck]) -> None:
+    """Store the new answer revisions among ``prepared`` (each once) in one bulk write per table."""
+    new: dict[str, PreparedCheck] = {}
+    for item in prepared:
+        if item.answer_rows is not None:
+            new.setdefault(item.rev, item)
+    if not new:
+        return
+    rows = [item.answer_rows for item in new.values() if item.answer_rows is not None]
+    # content-addressed rows: another process storing the same revision meanwhile is no conflict
+    store.bulk_insert("answer", [a for a, _, _ in rows], or_ignore=True)
+    store.bulk_insert("claim", [c for _, claims, _ in rows for c in claims], or_ignore=True)
+    store.bulk_insert("citation", [c for _, _, cits in rows for c in cits], or_ignore=True)
+
+
+def finish_check(prepared: PreparedCheck, summary: RecordSummary, config: VerifierConfig,
+                 now: Any) -> list[dict[str, Any]]:
+    """Set the ``earlier`` block (in the report too) and return the verification records; ``summary``
+    counts them as written (the caller writes them, or forgets the summary)."""
+    prepared.earlier = summary.earlier(prepared.records)
+    if prepared.report is not None:
+        prepared.report.pop("earlier", None)
+        if prepared.earlier is not None:
+            prepared.report["earlier"] = prepared.earlier
+    rows = record_rows(prepared.rev, prepared.records, config, _config_json(config), summary.records, now)
+    summary.append(rows)
+    return rows
+
+
+def _config_json(config: VerifierConfig) -> str:
+    key = config.hash
+    found = _CONFIG_JSON.get(key)
+    if found is None:
+        found = json.dumps(config.as_dict(), sort_keys=True, default=str)
+        if len(_CONFIG_JSON) > 64:
+            _CONFIG_JSON.clear()
+        _CONFIG_JSON[key] = found
+    return found
+
+
+_CONFIG_JSON: dict[str, str] = {}
 
 
 def earlier_checks(store: Store, rev: str, report: dict[str, Any]) -> dict[str, Any] | None:
     """For an answer revision verified before: the checks performed then, per claim the last status
     and configuration, the reviewers' judgements, and any newer revision that corrects this one.
     None for an answer checked for the first time."""
-    rows = store.rows(f"""
-        SELECT claim_id, count(*) AS checks, max(verified_at) AS last_at,
-               max(CASE WHEN newest = 1 THEN status END) AS last_status,
-               max(CASE WHEN newest = 1 THEN config_hash END) AS last_config
-        FROM ({newest_per_claim_sql("answer_rev = ?", "claim_id, verified_at, status, config_hash")}) v
-        GROUP BY claim_id""", [rev])
-    if not rows:
-        return None
-    by_claim = {r["claim_id"]: r for r in rows}
-    reviews = {r["claim_id"]: r for r in store.rows("""
-        SELECT a.claim_id, count(*) AS judgements, count(DISTINCT a.label) AS labels, max(a.created_at) AS last_at
-        FROM annotation a JOIN claim c ON c.claim_id = a.claim_id
-        WHERE c.answer_rev = ? GROUP BY a.claim_id""", [rev])}
-    newer = [r["answer_rev"] for r in store.rows(
-        "SELECT answer_rev FROM answer WHERE corrects = ? ORDER BY stored_at, answer_rev", [rev])]
-    claims = []
-    for claim in report["claims"]:
-        seen = by_claim.get(claim["claim_id"])
-        review = reviews.get(claim["claim_id"])
-        item: dict[str, Any] = {"claim_id": claim["claim_id"], "checks": int(seen["checks"]) if seen else 0}
-        if seen:
-            item.update(last_verified_at=str(seen["last_at"]), last_status=seen["last_status"],
-                        last_config_hash=seen["last_config"], status_changed=seen["last_status"] != claim["status"])
-        if review:
-            item.update(judgements=int(review["judgements"]), contested=int(review["labels"]) > 1,
-                        last_judged_at=str(review["last_at"]))
-        claims.append(item)
-    return {"checks": max(int(r["checks"]) for r in rows),
-            "last_verified_at": str(max(r["last_at"] for r in rows)),
-            "corrected_by": newer, "claims": claims}
-
-
-def _append_records(store: Store, rev: str, report: dict[str, Any], config: VerifierConfig) -> None:
-    existing = int(store.scalar("SELECT count(*) FROM verification WHERE answer_rev = ?", [rev]))
-    config_json = json.dumps(config.as_dict(), sort_keys=True, default=str)
-    store.bulk_insert("verification", record_rows(rev, report, config, config_json, existing, utcnow()))
-
-
-def record_rows(rev: str, report: dict[str, Any], config: VerifierConfig, config_json: str, existing: int,
-                now: Any) -> list[dict[str, Any]]:
-    """The verification records of one report (one per claim); ``existing`` records of the revision
-    came before, which keeps two checks in the same second apart."""
-    rows = []
-    for claim in report["claims"]:
-        revisions = sorted({c["revision"] for c in claim["citations"] if c.get("revision")})
-        result = json.dumps(claim, sort_keys=True, ensure_ascii=False, default=str)
-        record_id = hashlib.sha256(f"{claim['claim_id']}:{existing}:{now.isoformat()}:{config.hash}".encode()
-                                   ).hexdigest()[:16]
-        rows.append({"record_id": record_id, "claim_id": claim["claim_id"], "answer_rev": rev,
-                     "config_hash": config.hash, "config_json": config_json,
-                     "evidence_revisions_json": json.dumps(revisions), "verified_at": now,
-                     "status": claim["status"], "supported": bool(claim["supported"]), "result_json": result})
-    return rows
+    claims = [ClaimRecord(c["claim_id"], c["status"], bool(c["supported"]), "", "") for c in report["claims"]]
+    return RecordSummary.load(store, rev).earlier(claims)
 
 
 def history(store: Store, claim_id: str) -> list[dict[str, Any]]:
     """Every verification record of a claim, oldest first."""
-    rows = store.rows("""
-        SELECT record_id, claim_id, answer_rev, config_hash, evidence_revisions_json,
-               CAST(verified_at AS VARCHAR) AS verified_at, status, supported
-        FROM verification WHERE claim_id = ? ORDER BY verified_at, record_id""", [claim_id])
-    if not rows and not store.scalar("SELECT count(*) FROM claim WHERE claim_id = ?", [claim_id]):
+    rows = claim_history(store, claim_id)
+    if not rows and not claim_known(store, claim_id):
         raise make_error("E504", where="CLAIM", ref=claim_id if len(claim_id) <= 80 else claim_id[:77] + "...")
     for row in rows:
         row["evidence_revisions"] = json.loads(row.pop("evidence_revisions_json"))
@@ -223,7 +270,7 @@ def read_lines(stream: IO[Any], max_chars: int = MAX_STREAM_LINE) -> Iterator[st
 
 def gate_stream(store: Store, lines: Iterable[str | bytes], *, config: VerifierConfig | None = None,
                 audience: str = "internal", limits: AnswerLimits = DEFAULT_LIMITS,
-                max_line_chars: int = MAX_STREAM_LINE) -> Iterator[dict[str, Any]]:
+                max_line_chars: int = MAX_STREAM_LINE, verifier: Verifier | None = None) -> Iterator[dict[str, Any]]:
     """Verify one claim per JSON line and yield each verdict as soon as it is decided.
 
     A line that cannot be used (not UTF-8, not JSON, nested too deeply, too long, not a claim) yields
@@ -241,7 +288,7 @@ def gate_stream(store: Store, lines: Iterable[str | bytes], *, config: VerifierC
             data = parse_json(line, where=f"line {number}")
             answer = load_answer({"answer_id": f"stream-{number}", "claims": [data]}, format="native",
                                  limits=limits)
-            report = verify_answer(store, answer, config=config, audience=audience)
+            report = verify_answer(store, answer, config=config, audience=audience, verifier=verifier)
         except UnicodeDecodeError as exc:
             yield {"line": number, "error": f"line {number}: not UTF-8 (bad byte at offset {exc.start})",
                    "code": "E202"}

@@ -1,0 +1,89 @@
+"""Reports kept warm: the same answer content against unchanged evidence gives the same report.
+
+A report depends on the answer's claims and citations (not on its id), their atomic parts, the
+verifier configuration, the audience and the evidence the citations resolve to. :class:`ReportMemo`
+keeps :func:`graphcite.verify.engine.verify_claims` results under exactly that key, with the
+:class:`~graphcite.serve.warm.WarmReads` generation standing for the evidence: any write to an
+evidence table, or a change another process made (the evidence fingerprint), starts a new generation
+and the old entries are never returned again. A result is kept only when every read it made came
+from evidence tables (no record table, no per-call temporary table), only for judges that give the
+same answer every time (``heuristic`` and the rule engine's baseline), and it is handed out as a
+fresh copy with the caller's answer id, so callers may edit it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from graphcite.models import AtomicClaim, InputAnswer
+from graphcite.serve.warm import WarmView
+from graphcite.store import Store
+from graphcite.verify.config import VerifierConfig
+from graphcite.verify.engine import verify_claims
+
+__all__ = ["DETERMINISTIC_JUDGES", "ReportMemo"]
+
+#: judges whose verdict is a function of claim and evidence alone
+DETERMINISTIC_JUDGES = frozenset({"heuristic"})
+
+
+class ReportMemo:
+    """``verify_claims`` with its answers remembered (LRU, ``max_entries`` reports)."""
+
+    def __init__(self, max_entries: int = 4096) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[Any, str] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def _key(self, store: WarmView, answer: InputAnswer, parts: Sequence[Sequence[AtomicClaim]],
+             config: VerifierConfig, audience: str) -> Any:
+        try:
+            key = (replace(answer, answer_id=""), tuple(tuple(p) for p in parts), config.hash, audience,
+                   store.warm.generation)
+            hash(key)
+        except TypeError:  # a field that cannot be hashed: no memo for this answer
+            return None
+        return key
+
+    def verify_claims(self, store: Store, answer: InputAnswer, parts: Sequence[Sequence[AtomicClaim]],
+                      config: VerifierConfig, *, audience: str = "internal") -> dict[str, Any]:
+        """What :func:`~graphcite.verify.engine.verify_claims` returns, from memory when it can be."""
+        usable = (isinstance(store, WarmView) and config.judge_kind in DETERMINISTIC_JUDGES)
+        key = self._key(store, answer, parts, config, audience) if usable else None  # type: ignore[arg-type]
+        if key is None:
+            return verify_claims(store, answer, parts, config, audience=audience)
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+        if found is not None:
+            report: dict[str, Any] = json.loads(found)
+            report["answer_id"] = answer.answer_id
+            return report
+        self.misses += 1
+        assert isinstance(store, WarmView)
+        reads, generation = store.passthrough_reads, store.warm.generation
+        report = verify_claims(store, answer, parts, config, audience=audience)
+        if store.passthrough_reads == reads and store.warm.generation == generation:
+            try:
+                text = json.dumps(report, ensure_ascii=False, allow_nan=True)
+            except (TypeError, ValueError):  # not plain JSON data: not kept
+                return report
+            if json.loads(text) == report:  # kept only when a copy read back is the same report
+                with self._lock:
+                    self._entries[key] = text
+                    while len(self._entries) > self.max_entries:
+                        self._entries.popitem(last=False)
+        return report
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
