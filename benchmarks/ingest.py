@@ -3,7 +3,9 @@ Markdown found on this machine (prose: READMEs, manuals, changelogs) and a real 
 site-packages; MB/s, units/s, values/s, peak RSS; against a peer pipeline (LangChain's
 MarkdownHeaderTextSplitter + quantulum3) on the same files, and extract_values vs quantulum3.
 
-Per core, each Markdown corpus is also timed in one process with the per-file work alone
+The phases row splits one whole single-process ingest (warm, best of two) into the per-file work, the
+store's bulk writes, the commit and the rest, next to the cold start of the language resources, which
+the whole-ingest rows include. Per core, each Markdown corpus is also timed in one process with the per-file work alone
 (``prepare_file``: read, parse, units, values, rows) through the fast block scanner and through the
 markdown-it-py path, next to markdown-it-py's own block+inline parse of the same files, so the
 ratios hold on a busy machine (interleaved, best of three); the fast run reports how many characters fell back to markdown-it-py.
@@ -165,6 +167,43 @@ elapsed = time.perf_counter() - start
 print(json.dumps({"seconds": elapsed, "bytes": r.bytes, "units": r.units, "values": r.values, "files": len(r.added)}))
 """
 
+PHASES_CHILD = """
+import json, sys, time
+from pathlib import Path
+from graphcite.ingest import files, pipeline
+from graphcite.language import nlp
+from graphcite.store import Store
+folder, db, rounds = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+clock = time.perf_counter
+start = clock(); nlp.lemma("retries"); startup = clock() - start  # spaCy pipeline + lemma tables, cold
+found = files.discover([folder])[0]
+spent = {}
+def timed(owner, name, label):
+    inner = getattr(owner, name)
+    def wrapper(*args, **kwargs):
+        begin = clock()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            spent[label] = spent.get(label, 0.0) + clock() - begin
+    setattr(owner, name, wrapper)
+timed(pipeline, "prepare_file", "prepare")
+timed(pipeline._Writer, "flush", "writes")
+best = {}
+for _ in range(rounds):  # best of n: a busy machine slows every phase alike
+    spent.clear()
+    Path(db).unlink(missing_ok=True)
+    begin = clock()
+    with Store(db) as store:
+        timed(store, "_commit", "commit")
+        report = pipeline.ingest(store, [folder])
+    spent["whole"] = clock() - begin
+    for key, value in spent.items():
+        best[key] = min(best.get(key, value), value)
+Path(db).unlink(missing_ok=True)
+print(json.dumps({"bytes": report.bytes, "startup": startup, **best}))
+"""
+
 PEER_CHILD = """
 import json, sys, time, warnings
 warnings.filterwarnings("ignore")
@@ -219,6 +258,18 @@ def per_core(name: str, folder: Path, rounds: int = 3) -> list[dict[str, Any]]:
     ]
 
 
+def phases(name: str, folder: Path, rounds: int = 2) -> dict[str, Any]:
+    """Where a whole single-process ingest spends its time (warm, best of ``rounds``): the per-file work,
+    the store's bulk writes, the commit and the rest; and the cold start of the language resources."""
+    r = run_child(PHASES_CHILD, str(folder), str(DATA / "phases.duckdb"), str(rounds))
+    mb = r["bytes"] / 1e6
+    rest = r["whole"] - r["prepare"] - r["writes"] - r["commit"]
+    return {"benchmark": f"ingest phases, {name}", "MB": round(mb, 2), "MB/s": round(mb / r["whole"], 3),
+            "prepare_MB/s": round(mb / r["prepare"], 3), "whole/prepare": round(r["prepare"] / r["whole"], 2),
+            "prepare_s": round(r["prepare"], 2), "writes_s": round(r["writes"], 2),
+            "commit_s": round(r["commit"], 2), "rest_s": round(rest, 2), "startup_s": round(r["startup"], 2)}
+
+
 def run(sizes: list[float], jobs: int, peer_seconds: float = 20.0) -> list[dict[str, Any]]:
     rows = []
     corpora = [(f"generated {size:g} MB", generate(DATA / f"md-{size:g}mb", size)) for size in sizes]
@@ -227,6 +278,7 @@ def run(sizes: list[float], jobs: int, peer_seconds: float = 20.0) -> list[dict[
     for name, folder in corpora:
         if name != "site-packages *.md/*.txt":
             rows += per_core(name, folder)
+            rows.append(phases(name, folder))
         ours = run_child(INGEST_CHILD, str(folder), str(DATA / "bench.duckdb"), "1")
         ours_row = _row(f"graphcite ingest {name}", ours)
         old = _row(f"graphcite ingest {name}, markdown-it path",

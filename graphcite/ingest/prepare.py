@@ -309,11 +309,12 @@ def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str |
               units: RowBatches, value_rows: RowBatches, postings: RowBatches) -> None:
     """Append the bounded units of ``doc``, their typed values and their index terms as rows.
 
-    Per file, a heading path's status and JSON and a header's meaning are computed once.
+    Per file, a heading path's status and JSON and a table header's JSON and meaning are computed once.
     """
     text = doc.text
     statuses: dict[tuple[str, ...], tuple[str, str | None]] = {}
     paths_json: dict[tuple[str, ...], str] = {}
+    headers_json: dict[tuple[str, ...], str] = {}
     header_units: dict[str, str | None] = {}
     header_meaning: dict[str, tuple[str | None, str | None]] = {}
     sha256 = hashlib.sha256
@@ -328,9 +329,11 @@ def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str |
         unit_text = text[unit.start:unit.end]
         terms.add(uid, content_terms(unit_text))
         headers = unit.table_headers
+        if headers and headers not in headers_json:
+            headers_json[headers] = json.dumps(list(headers), ensure_ascii=False)
         units.append((uid, revision_id, key, ordinal, unit.start, unit.end, unit_text, unit.block_type,
                       paths_json[path], unit_status, cue, unit.page, unit.symbol, unit.line_start, unit.line_end,
-                      json.dumps(list(headers), ensure_ascii=False) if headers else None))
+                      headers_json[headers] if headers else None))
         for value, offset, header in _unit_values(text, unit, header_units):
             start, end = value.start + offset, value.end + offset
             measured, role = value.measured, value.role
