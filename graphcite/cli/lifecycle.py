@@ -238,13 +238,31 @@ def check_summary_command(summary: Annotated[str, typer.Argument(help="summary f
         raise typer.Exit(1)
 
 
+def circular_command(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """List citations that rest on a sentence their own answer adopted into a document."""
+    from graphcite.lifecycle import circular_citations
+
+    with open_cli_store(db, read_only=True) as store:
+        found = circular_citations(store)
+    if as_json:
+        print_json(found)
+        return
+    if not found:
+        out.print("no circular citations: no claim cites a sentence adopted from its own answer", markup=False)
+        return
+    out.print(f"{len(found)} circular citation(s)", markup=False)
+    for finding in found:
+        out.print(Text(finding["detail"]))
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``stale``, ``recheck``, ``accept``, ``acceptances``, ``adopt``, ``answerable`` and
-    ``check-summary`` to ``app``."""
+    """Add ``stale``, ``recheck``, ``accept``, ``acceptances``, ``adopt``, ``circular``, ``answerable``
+    and ``check-summary`` to ``app``."""
     app.command("stale")(handles_errors(stale_command))
     app.command("recheck")(handles_errors(recheck_command))
     app.command("accept")(handles_errors(accept_command))
     app.command("acceptances")(handles_errors(acceptances_command))
     app.command("adopt")(handles_errors(adopt_command))
+    app.command("circular")(handles_errors(circular_command))
     app.command("answerable")(handles_errors(answerable_command))
     app.command("check-summary")(handles_errors(check_summary_command))

@@ -4,6 +4,7 @@ with the document's own authority and none of the answer's verification; bad inp
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 from typing import Any
 
@@ -123,3 +124,10 @@ def test_a_claim_of_the_same_answer_citing_the_adopted_sentence_is_a_circular_ci
     assert found == sorted(found, key=lambda f: (f["claim_id"], f["citation"]))
     (adoption,) = adoptions(store, claim_id=claim["claim_id"])
     assert adoption["cited_back_by"] == found
+    db = store.path if store.engine == "postgresql" else str(store.path)
+    store.close()
+    shown = CliRunner().invoke(app, ["circular", "--db", db])
+    assert shown.exit_code == 0 and "2 circular citation(s)" in shown.output
+    assert all(f["detail"] in " ".join(shown.output.split()) for f in found)
+    listed = CliRunner().invoke(app, ["circular", "--json", "--db", db])
+    assert json.loads(listed.output) == json.loads(json.dumps(found, default=str))
