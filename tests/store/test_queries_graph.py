@@ -99,6 +99,10 @@ def graph_store(any_store: Store) -> Store:
              "status": status, "supported": status == "supported", "result_json": json.dumps(report)}
             for record, hours, status, evidence in (("v-old", 0, "unsupported", ["r-old"]),
                                                      ("v-new", 2, "supported", ["r-post2"]))])
+        store.bulk_insert("verification", [  # the extra claims' records: the table is not a handful of rows
+            {"record_id": f"v-x{i:03d}", "claim_id": f"c-x{i:03d}", "answer_rev": "ans-other", "config_hash": "h",
+             "config_json": "{}", "evidence_revisions_json": "[]", "verified_at": NOW, "status": "unsupported",
+             "supported": False, "result_json": "{}"} for i in range(EXTRA)])
     return store
 
 
@@ -220,14 +224,18 @@ def test_the_recursive_closure_follows_lineage_through_the_cycle(graph_store: St
         ("dec.md", "old.md", "supersedes", "r-dec")}
 
 
-def test_ids_filter_is_false_for_no_ids_and_one_array_otherwise(graph_store: Store) -> None:
+def test_ids_filter_is_false_for_no_ids_a_list_for_few_and_one_array_for_many(graph_store: Store) -> None:
     with q.ids_filter(graph_store, "key", []) as (fragment, values):
         assert (fragment, values) == ("FALSE", [])
         assert graph_store.rows(f"SELECT key FROM source WHERE {fragment}", values or None) == []
     with q.ids_filter(graph_store, "key", ["old.md", "dec.md", "old.md"]) as (fragment, values):
-        assert values == [["dec.md", "old.md"]]
+        assert values == ["dec.md", "old.md"]
         assert sorted(r["key"] for r in graph_store.rows(f"SELECT key FROM source WHERE {fragment}", values)) == [
             "dec.md", "old.md"]
+    many = [f"c-x{i:03d}" for i in range(q.IN_LIST_LIMIT + 1)]
+    with q.ids_filter(graph_store, "claim_id", many) as (fragment, values):
+        assert len(values) == 1 and values[0] == many
+        assert len(graph_store.rows(f"SELECT claim_id FROM claim WHERE {fragment}", values)) == len(many)
     assert q.rows_for_ids(graph_store, "SELECT key FROM source WHERE {ids}", "key", []) == []
 
 
