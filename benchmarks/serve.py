@@ -262,6 +262,9 @@ def _measure(db: Path | str, answer: dict[str, Any], *, baseline: bool, clients:
                                                errors_expected=True))
             out["health"] = asyncio.run(_health(server.url, clients=clients, requests=2000))
         return out
+    except Exception:
+        print("server log, last lines:\n" + "".join(server.log)[-3000:], file=sys.stderr)
+        raise
     finally:
         server.stop()
 

@@ -89,12 +89,17 @@ def _documents(request: Request) -> list[str] | None:
 async def _answer(request: Request) -> Any:
     """The answer in the body, in any accepted format (``?format=`` to name it, ``?documents=``)."""
     service = service_of(request)
+    fmt, documents, text = await _answer_text(request)
+    return await service.call(load_answer_text, text, format=fmt, documents=documents,
+                              limits=service.settings.limits, where="body")
+
+
+async def _answer_text(request: Request) -> tuple[str | None, list[str] | None, str]:
+    """The body's answer text with ``?format=`` and ``?documents=``, read but not parsed yet."""
     _require_media(request, ANSWER_MEDIA)
     fmt = choice(request, "format", tuple(FORMATS))
     documents = _documents(request)
-    text = await read_text(request)
-    return await service.call(load_answer_text, text, format=fmt, documents=documents,
-                              limits=service.settings.limits, where="body")
+    return fmt, documents, await read_text(request)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -109,11 +114,12 @@ async def check(request: Request) -> Response:
     service = service_of(request)
     audience = audience_of(request)
     config = _config(request)
-    answer = await _answer(request)
-    if service.desk is not None:
-        body = await service.call(service.desk.check_json, answer, config=config, audience=audience,
-                                  limits=service.settings.limits)
+    if service.desk is not None:  # parsed and checked in one worker thread; see graphcite.serve.checks
+        fmt, documents, text = await _answer_text(request)
+        body = await service.call(service.desk.check_text, text, format=fmt, documents=documents, config=config,
+                                  audience=audience, limits=service.settings.limits)
         return JSONResponse(body)  # already encoded: the same bytes as rendering the report
+    answer = await _answer(request)
     report = await service.write(check_answer, answer, config=config, audience=audience,
                                  limits=service.settings.limits)
     return JSONResponse(report)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphcite.claims.answers import answer_parts, answer_rev_for
-from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits
+from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answer_text
 from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.serve.jsontext import json_text
 from graphcite.serve.memo import ReportMemo
@@ -46,6 +46,8 @@ from graphcite.verify.config import VerifierConfig
 from graphcite.verify.records import ClaimRecord, RecordSummary
 
 __all__ = ["CheckDesk"]
+
+_KEPT_BODY_CHARS = 65_536  # longer bodies are parsed every time rather than kept
 
 
 @dataclass(slots=True)
@@ -66,6 +68,7 @@ class CheckDesk:
         self.max_revisions = max_revisions
         self._parts: OrderedDict[str, list[list[AtomicClaim]]] = OrderedDict()
         self._summaries: OrderedDict[str, RecordSummary] = OrderedDict()
+        self._answers: OrderedDict[tuple[Any, ...], InputAnswer] = OrderedDict()
         #: report texts (without the earlier block) and record fields of stored revisions
         self._ready: OrderedDict[tuple[Any, ...], tuple[str, list[ClaimRecord]]] = OrderedDict()
         self._lock = threading.Lock()
@@ -139,6 +142,25 @@ class CheckDesk:
               limits: AnswerLimits = DEFAULT_LIMITS) -> dict[str, Any]:
         """What :func:`graphcite.verify.check.check_answer` returns for ``answer``, written in a group."""
         return json.loads(self.check_json(answer, config=config, audience=audience, limits=limits))
+
+    def check_text(self, text: str, *, format: str | None, documents: list[str] | None, config: VerifierConfig,
+                   audience: str, limits: AnswerLimits = DEFAULT_LIMITS) -> bytes:
+        """:meth:`check_json` of an answer given as a request body's text; a body seen before (a client
+        re-checking its answer) is not parsed again (answers are immutable values)."""
+        key = (text, format, tuple(documents) if documents is not None else None, limits)
+        with self._lock:
+            answer = self._answers.get(key)
+            if answer is not None:
+                self._answers.move_to_end(key)
+        if answer is None:
+            answer = load_answer_text(text, format=format, documents=documents, limits=limits, where="body")
+            if len(text) > _KEPT_BODY_CHARS:
+                return self.check_json(answer, config=config, audience=audience, limits=limits)
+            with self._lock:
+                self._answers[key] = answer
+                while len(self._answers) > 256:
+                    self._answers.popitem(last=False)
+        return self.check_json(answer, config=config, audience=audience, limits=limits)
 
     def check_json(self, answer: InputAnswer, *, config: VerifierConfig, audience: str,
                    limits: AnswerLimits = DEFAULT_LIMITS) -> bytes:

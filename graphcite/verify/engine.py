@@ -8,6 +8,8 @@ no timestamps, claims in input order, findings in rule-code order.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -115,9 +117,47 @@ def _aligned(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> 
 
 def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig,
                   index: int = 0) -> PairVerdict:
-    """Judge one atomic claim against one valid piece of evidence: judge first, then every rule."""
+    """Judge one atomic claim against one valid piece of evidence: judge first, then every rule.
+
+    With the heuristic judge the verdict is a function of the claim, the evidence and the
+    configuration (whose hash covers the domain lexicon), so it is remembered per process: a service
+    meets the same sentence and the same cited unit again and again.
+    """
+    key = _pair_key(claim, evidence, config)
+    if key is not None:
+        with _PAIR_LOCK:
+            found = _PAIRS.get(key)
+            if found is not None:
+                _PAIRS.move_to_end(key)
+        if found is not None:
+            return PairVerdict(index, found.relation, found.support_score, list(found.findings))
     with using(config.domain_lexicon()):
-        return _evaluate_pair(claim, evidence, config, index)
+        verdict = _evaluate_pair(claim, evidence, config, index)
+    if key is not None:
+        with _PAIR_LOCK:
+            _PAIRS[key] = PairVerdict(index, verdict.relation, verdict.support_score, list(verdict.findings))
+            while len(_PAIRS) > _PAIR_SIZE:
+                _PAIRS.popitem(last=False)
+    return verdict
+
+
+_PAIRS: OrderedDict[tuple[Any, ...], PairVerdict] = OrderedDict()
+_PAIR_LOCK = threading.Lock()
+_PAIR_SIZE = 20_000  # claim/evidence pairs; findings are frozen, verdicts are copied on the way out
+_EVIDENCE_FIELDS = tuple(name for name in Evidence.__dataclass_fields__ if name != "extra")
+
+
+def _pair_key(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> tuple[Any, ...] | None:
+    """The memo key of one pair, or None when its verdict may differ from one call to the next."""
+    if config.judge_kind != "heuristic":
+        return None  # a model or a remote judge: not assumed deterministic
+    try:
+        key = (claim, tuple(getattr(evidence, name) for name in _EVIDENCE_FIELDS),
+               repr(sorted(evidence.extra.items())) if evidence.extra else "", config.hash)
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig, index: int) -> PairVerdict:

@@ -174,3 +174,18 @@ def test_decompose_remembers_sentences_without_sharing_lists() -> None:
     first.append(first[0])
     second = decompose(text)
     assert len(second) == len(first) - 1 and second == first[:-1]
+
+
+def test_http_check_bodies_are_the_library_s_bytes(corpus_url: str) -> None:
+    from starlette.testclient import TestClient
+
+    from graphcite.serve import create_app
+
+    body = json.dumps(CLEAN)
+    with TestClient(create_app(ServiceSettings(db=corpus_url)), raise_server_exceptions=False) as client:
+        service = client.app.app.state.service
+        for _ in range(3):  # parsed, then a kept body; verified, then a kept report text
+            expected = _expected(service, _answer(CLEAN))
+            response = client.post("/v1/check", content=body, headers={"content-type": "application/json"})
+            assert response.status_code == 200 and response.content == expected
+        assert json.loads(response.content)["earlier"]["checks"] == 2

@@ -290,3 +290,22 @@ def test_a_second_check_shows_the_checks_performed_before(policy_store: Store, t
     assert item["claim_id"] == second["claims"][0]["claim_id"]
     assert item["last_status"] == "supported" and item["status_changed"] is False
     assert second["claims"][0]["status"] == "supported"
+
+
+def test_remembered_pair_verdicts_are_fresh_copies_and_keyed_by_configuration() -> None:
+    from graphcite.claims.decompose import decompose
+    from graphcite.verify.engine import _PAIRS, evaluate_pair
+    from graphcite.verify.evidence import evidence_from_text
+
+    claim = decompose("The dispatcher retries a failed delivery 4 times.")[0]
+    evidence = evidence_from_text("The dispatcher retries a failed delivery 5 times.")
+    config = VerifierConfig()
+    first = evaluate_pair(claim, evidence, config, index=2)
+    remembered = len(_PAIRS)
+    first.findings.append(first.findings[0])
+    first.relation = "edited by a caller"
+    second = evaluate_pair(claim, evidence, config, index=3)
+    assert len(_PAIRS) == remembered and second.index == 3  # from memory, under the caller's index
+    assert second.relation == "contradicts" and len(second.findings) == len(first.findings) - 1
+    lexical = evaluate_pair(claim, evidence, VerifierConfig.lexical_baseline(), index=3)
+    assert len(_PAIRS) == remembered + 1 and lexical.relation != second.relation  # another configuration
