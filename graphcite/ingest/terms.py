@@ -17,8 +17,9 @@ from graphcite.language.words import STOPWORDS
 
 __all__ = ["STOPWORDS", "TOKEN_PATTERN", "content_terms"]
 
-#: Runs of ASCII letters and digits, inner dots and hyphens allowed ("v1.2", "long-term"), in lowercased text.
-TOKEN_PATTERN = r"[a-z0-9]+(?:[.\-][a-z0-9]+)*"
+#: Runs of ASCII letters and digits, inner dots and hyphens allowed ("v1.2", "long-term"), in lowercased
+#: text; the repeats are possessive (never give back a character), which spares the matcher its backtracking.
+TOKEN_PATTERN = r"[a-z0-9]++(?:[.\-][a-z0-9]++)*+"
 _TOKEN_RE = re.compile(TOKEN_PATTERN)
 
 
@@ -34,5 +35,6 @@ def _term(word: str) -> str | None:
 
 def content_terms(text: str) -> list[str]:
     """Distinct lemmatised content terms of ``text`` in first-seen order (stopwords dropped, numbers kept)."""
-    words = dict.fromkeys(_TOKEN_RE.findall(text.lower()))
-    return list(dict.fromkeys(term for term in map(_term, words) if term))
+    terms = dict.fromkeys(map(_term, dict.fromkeys(_TOKEN_RE.findall(text.lower()))))
+    terms.pop(None, None)
+    return list(terms)

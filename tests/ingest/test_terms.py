@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from graphcite.ingest import ingest
 from graphcite.ingest.files import discover
 from graphcite.ingest.prepare import prepare_file
-from graphcite.ingest.terms import content_terms
+from graphcite.ingest.terms import TOKEN_PATTERN, content_terms
 from graphcite.store import Store
 
 DOC = """# Relay retries
@@ -26,6 +30,11 @@ def test_content_terms_lemmatise_and_drop_stopwords_and_single_letters() -> None
         "client", "die", "3", "retry", "long-term", "v1.2", "queue", "not"]
     assert content_terms("They kept putting queues off") == ["queue"]  # "kept" is "keep", "putting" "put": stopwords
     assert content_terms("") == [] and content_terms("the a of") == []
+
+
+@given(st.text(alphabet="ab19.-_ é\n", max_size=40))
+def test_possessive_tokens_are_the_plain_patterns_tokens(text: str) -> None:
+    assert re.findall(TOKEN_PATTERN, text) == re.findall(r"[a-z0-9]+(?:[.\-][a-z0-9]+)*", text)
 
 
 def postings(store: Store) -> set[tuple[str, str]]:
