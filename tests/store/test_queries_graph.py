@@ -153,6 +153,16 @@ def test_only_the_newest_verification_counts(graph_store: Store) -> None:
     assert q.latest_verification_rows(graph_store, []) == []
 
 
+def test_within_one_second_the_later_record_counts(graph_store: Store) -> None:
+    for record in ("v-tie-1", "v-tie-2", "v-tie-3"):  # one write each: insertion order is record order
+        graph_store.bulk_insert("verification", [
+            {"record_id": record, "claim_id": "c-second", "answer_rev": "ans-v2", "config_hash": "h",
+             "config_json": "{}", "evidence_revisions_json": "[]", "verified_at": NOW, "status": "supported",
+             "supported": True, "result_json": "{}"}])
+    rows = {r["claim_id"]: r["record_id"] for r in q.latest_verification_rows(graph_store, ["c-second", "c-first"])}
+    assert rows == {"c-second": "v-tie-3", "c-first": "v-new"}
+
+
 def test_restricted_sources_revisions_and_units(graph_store: Store) -> None:
     assert q.restricted_sources(graph_store) == [{"key": "hidden.md", "title": "Title of hidden.md"},
                                                  {"key": "pub.md", "title": "Title of pub.md"}]
