@@ -235,6 +235,8 @@ class CheckDesk:
             except Exception:
                 for pending in batch:
                     try:
+                        if pending.prepared.answer_rows is not None and answer_stored(store, pending.prepared.rev):
+                            pending.prepared.answer_rows = None  # stored meanwhile (another process)
                         self._apply(store, [pending], fresh=True)
                     except Exception as exc:  # this request's own failure
                         pending.error = exc
@@ -248,6 +250,8 @@ class CheckDesk:
         records: list[dict[str, Any]] = []
         for pending in batch:
             rev = pending.prepared.rev
+            if pending.prepared.answer_rows is not None and rev in self._parts:
+                pending.prepared.answer_rows = None  # new when prepared, stored by an earlier batch since
             summary = staged.get(rev)
             if summary is None:
                 kept = None if fresh else self._summaries.get(rev)

@@ -189,3 +189,24 @@ def test_http_check_bodies_are_the_library_s_bytes(corpus_url: str) -> None:
             response = client.post("/v1/check", content=body, headers={"content-type": "application/json"})
             assert response.status_code == 200 and response.content == expected
         assert json.loads(response.content)["earlier"]["checks"] == 2
+
+
+def test_an_answer_stored_elsewhere_between_verifying_and_writing_is_checked_again(
+        service: Service, corpus_url: str) -> None:
+    desk = service.desk
+    assert desk is not None
+    config = service.settings.config
+    answer = _answer(CLEAN)
+    with service.reader() as store:
+        prepared, keep = desk.prepare(store, answer, config=config, audience="internal")
+    assert prepared.answer_rows is not None  # new when verified
+    if corpus_url.startswith("postgresql"):
+        with Store(corpus_url) as other:
+            check_answer(other, answer, config=config)
+    else:
+        with service.writer() as store:
+            check_answer(store, answer, config=config)
+    expected = _expected(service, answer)
+    desk.commit(prepared, config, keep=keep)
+    assert prepared.report is not None and json_text(prepared.report).encode() == expected
+    assert prepared.report["earlier"]["checks"] == 1
