@@ -9,6 +9,9 @@ insufficient. The split is by claim (a hash of the claim id), so no claim is in 
     python -m benchmarks.realtext [--data climate-fever|sick] [--part dev|heldout] [--limit N] [--threshold X]
                                   [--json] [--by-rule] [--dump FILE] [--no-baseline] [--disable GC207,...]
 
+``benchmarks/contrast.py`` edits the claims of the supported pairs minimally (an entity, a number, an
+antonym, a negation, the roles) and counts how many edited claims the verifier still supports.
+
 ``--no-baseline`` skips the lexical baseline (for quick development runs; report figures with it);
 ``--disable`` turns rules off, to compare a change with a baseline measured before a rule existed.
 
