@@ -339,7 +339,8 @@ def test_candidates_of_many_answers_in_one_query_equal_one_query_each(any_corpus
     assert split == one_each and all(one_each)
 
 
-def test_restricted_candidates_rank_as_the_grouped_query_does(any_corpus_store: Store) -> None:
+def test_restricted_candidates_rank_as_the_grouped_query_does(any_corpus_store: Store,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The ranking over memoised per-term postings equals SQL's: most shared terms first, ties by unit id."""
     store = any_corpus_store
     queries, terms = [0, 0, 0, 0, 1, 1, 2], ["rotate", "secret", "sign", "window", "webhook", "relay", "nothing"]
@@ -357,5 +358,10 @@ def test_restricted_candidates_rank_as_the_grouped_query_does(any_corpus_store: 
     with evidence_memo(store):
         assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
         assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
+    monkeypatch.setattr(vq, "RESTRICTED_POSTINGS_MAX", 0)  # too many restricted units: ranked in the database
+    with evidence_memo(store) as memo:
+        assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
+        assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
+        assert memo.reads == 1  # the count of restricted units; the grouped queries bypass the memo
     postings = vq.restricted_postings(store, ["secret", "nothing"])
     assert list(postings) == ["secret"] and postings["secret"] == sorted(postings["secret"])

@@ -15,6 +15,7 @@ from graphcite.store.base import Store
 from graphcite.store.queries.verify_memo import memo_of
 
 __all__ = [
+    "REVISIONS_KEPT",
     "revisions_by_hash_prefix",
     "revisions_by_id",
     "source_alias_rows",
@@ -27,10 +28,12 @@ __all__ = [
 ]
 
 Row = dict[str, Any]
+#: Revisions (each with its whole text, or all its units) a batch's memo keeps.
+REVISIONS_KEPT = 2_000
 
 
 def _by_id(store: Store, kind: str, ids: Iterable[str], read: Callable[[set[str]], list[Row]],
-           key: str) -> list[Row]:
+           key: str, limit: int | None = None) -> list[Row]:
     """Rows by their id, sorted by it: from the memo when one is active, else one statement."""
     wanted = set(ids)
     if not wanted:
@@ -38,12 +41,12 @@ def _by_id(store: Store, kind: str, ids: Iterable[str], read: Callable[[set[str]
     memo = memo_of(store)
     if memo is None:
         return read(wanted)
-    found = memo.by_key(kind, wanted, lambda missing: {row[key]: row for row in read(missing)})
+    found = memo.by_key(kind, wanted, lambda missing: {row[key]: row for row in read(missing)}, limit=limit)
     return [found[k] for k in sorted(found)]
 
 
 def _grouped(store: Store, kind: str, ids: Iterable[str], read: Callable[[set[str]], list[Row]],
-             key: str) -> list[Row]:
+             key: str, limit: int | None = None) -> list[Row]:
     """Rows of several per id (read in order of ``key`` first), concatenated by id: memo or one statement."""
     wanted = set(ids)
     if not wanted:
@@ -58,7 +61,7 @@ def _grouped(store: Store, kind: str, ids: Iterable[str], read: Callable[[set[st
             out[row[key]].append(row)
         return out
 
-    found = memo.by_key(kind, wanted, group)
+    found = memo.by_key(kind, wanted, group, limit=limit)
     return [row for k in sorted(found) for row in found[k]]
 
 
@@ -86,7 +89,7 @@ def revisions_by_id(store: Store, revision_ids: Iterable[str]) -> list[Row]:
         where, params = store.in_list("r.revision_id", ids)
         return store.rows(f"SELECT r.* FROM source_revision r WHERE {where} ORDER BY r.revision_id", params)
 
-    return _by_id(store, "revision", revision_ids, read, "revision_id")
+    return _by_id(store, "revision", revision_ids, read, "revision_id", REVISIONS_KEPT)
 
 
 def revisions_by_hash_prefix(store: Store, prefix: str) -> list[Row]:
@@ -119,7 +122,7 @@ def units_of_revisions(store: Store, revision_ids: Iterable[str]) -> list[Row]:
         where, params = store.in_list("u.revision_id", ids)
         return store.rows(f"SELECT u.* FROM evidence_unit u WHERE {where} ORDER BY u.revision_id, u.start", params)
 
-    return _grouped(store, "revision units", revision_ids, read, "revision_id")
+    return _grouped(store, "revision units", revision_ids, read, "revision_id", REVISIONS_KEPT)
 
 
 def units_overlapping(store: Store, spans: Sequence[tuple[str, int, int]]) -> list[Row]:

@@ -23,6 +23,7 @@ from graphcite.store.queries.resolve import values_of_units
 from graphcite.store.queries.verify_memo import memo_of
 
 __all__ = [
+    "RESTRICTED_POSTINGS_MAX",
     "accepted_claims",
     "annotation_labels",
     "current_units",
@@ -146,21 +147,44 @@ def restricted_postings(store: Store, terms: Iterable[str]) -> dict[str, list[st
     return _keyed(store, "restricted postings", terms, read)
 
 
+#: Restricted units up to which a batch ranks restricted-origin candidates over per-term postings kept
+#: in its memo; a store with more ranks them in the database, one grouped query per call.
+RESTRICTED_POSTINGS_MAX = 20_000
+
+
 def restricted_candidates(store: Store, queries: Sequence[int], terms: Sequence[str], *,
                           per_query: int) -> dict[int, list[str]]:
     """Units of restricted sources sharing the most index terms with each query, best first (ties by unit
     id), at most ``per_query`` each. ``queries`` and ``terms`` are parallel: one row per distinct term
-    of a query. One statement for the postings of all the terms (none for terms the memo holds)."""
+    of a query. One statement: a grouped query, or inside a batch's memo (when the store holds at most
+    :data:`RESTRICTED_POSTINGS_MAX` restricted units) the postings of the terms not read yet."""
     if not terms:
         return {}
-    postings = restricted_postings(store, terms)
-    shared: dict[int, dict[str, int]] = {}
-    for query, term in zip(queries, terms, strict=True):
-        counts = shared.setdefault(int(query), {})
-        for unit_id in postings.get(term, ()):
-            counts[unit_id] = counts.get(unit_id, 0) + 1
-    return {query: [unit for unit, _ in sorted(counts.items(), key=lambda hit: (-hit[1], hit[0]))[:per_query]]
-            for query, counts in sorted(shared.items()) if counts}
+    memo = memo_of(store)
+    if memo is not None and memo.once("restricted units", lambda: int(store.scalar(
+            f"SELECT count(*) FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})") or 0)) \
+            <= RESTRICTED_POSTINGS_MAX:
+        postings = restricted_postings(store, terms)
+        shared: dict[int, dict[str, int]] = {}
+        for query, term in zip(queries, terms, strict=True):
+            counts = shared.setdefault(int(query), {})
+            for unit_id in postings.get(term, ()):
+                counts[unit_id] = counts.get(unit_id, 0) + 1
+        return {query: [unit for unit, _ in sorted(counts.items(), key=lambda hit: (-hit[1], hit[0]))[:per_query]]
+                for query, counts in sorted(shared.items()) if counts}
+    rows = store.rows(f"""
+        WITH q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS term),
+        ru AS (SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})),
+        hits AS (
+            SELECT q.qi, p.unit_id, count(*) AS shared
+            FROM q JOIN term_posting p ON p.term = q.term JOIN ru ON ru.unit_id = p.unit_id
+            GROUP BY q.qi, p.unit_id),
+        ranked AS (SELECT *, row_number() OVER (PARTITION BY qi ORDER BY shared DESC, unit_id) AS rk FROM hits)
+        SELECT qi, unit_id FROM ranked WHERE rk <= {int(per_query)} ORDER BY qi, rk""", [list(queries), list(terms)])
+    out: dict[int, list[str]] = {}
+    for row in rows:
+        out.setdefault(int(row["qi"]), []).append(row["unit_id"])
+    return out
 
 
 def public_terms(store: Store, terms: Iterable[str]) -> set[str]:

@@ -9,7 +9,8 @@ statement as before. Nothing is kept by claim text, so a batch of distinct answe
 their shared sources give.
 
 Outside the block every read goes to the database. The memo holds at most :data:`MAX_ENTRIES` entries
-of each kind (a kind that outgrows it starts afresh), and callers must not change the rows they get.
+of each kind (fewer for whole revisions, whose texts are large; a kind that outgrows its bound starts
+afresh), and callers must not change the rows they get.
 """
 
 from __future__ import annotations
@@ -45,9 +46,11 @@ class EvidenceMemo:
             held[kind] = read()
         return held[kind]  # type: ignore[no-any-return]
 
-    def by_key(self, kind: str, keys: Iterable[K], read: Callable[[set[K]], dict[K, V]]) -> dict[K, V]:
+    def by_key(self, kind: str, keys: Iterable[K], read: Callable[[set[K]], dict[K, V]], *,
+               limit: int | None = None) -> dict[K, V]:
         """``{key: value}`` for the keys that have one: those already read from memory, the others in
-        one call of ``read`` (keys it does not answer are remembered as having no value)."""
+        one call of ``read`` (keys it does not answer are remembered as having no value). At most
+        ``limit`` keys of the kind are kept (default :data:`MAX_ENTRIES`)."""
         held = self._kinds.setdefault(kind, {})
         wanted = set(keys)
         missing = {k for k in wanted if k not in held}
@@ -56,7 +59,7 @@ class EvidenceMemo:
             self.reads += 1
             found = read(missing)
             result.update({k: v for k, v in found.items() if k in missing})
-            if len(held) + len(missing) > MAX_ENTRIES:
+            if len(held) + len(missing) > (MAX_ENTRIES if limit is None else limit):
                 held.clear()
             for key in missing:
                 held[key] = found.get(key, _ABSENT)
