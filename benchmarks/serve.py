@@ -152,7 +152,13 @@ async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: fl
                 issued += 1
                 body = {**answer, "answer_id": f"bench-{number}-{issued}"} if new_answers else answer
                 start = time.perf_counter()
-                response = await client.post("/v1/check", json=body)
+                try:
+                    response = await client.post("/v1/check", json=body)
+                except httpx.TransportError as exc:  # e.g. a keep-alive connection the server closed
+                    failures += 1
+                    if len(kinds) < 3:
+                        kinds.append(f"{type(exc).__name__}: {exc}")
+                    continue
                 latencies.append(time.perf_counter() - start)
                 if response.status_code != 200 or response.json()["metrics"]["claims"] != 7:
                     failures += 1

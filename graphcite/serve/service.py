@@ -7,7 +7,9 @@ whose connection is ``con.cursor()``, a second connection to the same database) 
 Reads run side by side on their own views (DuckDB releases the GIL while a query runs); every write
 (``check_answer`` storing an answer and its verification records, ``annotate``) takes
 :attr:`Service.write_lock` first, so writes are applied one at a time and never conflict. While the
-server runs no other process can open the same file: stop the server to ingest.
+server runs no other process can open the same file: stop the server to ingest. Answer checks go
+through :class:`~graphcite.serve.checks.CheckDesk`: verified side by side from memory where the same
+answer, sentence or claim/unit pair was seen under the same evidence, and written in groups.
 
 Library functions are synchronous; :meth:`Service.call` runs one in a worker thread under the
 per-request time limit. A call that runs over is abandoned (its thread finishes in the background,
