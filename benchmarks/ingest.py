@@ -11,17 +11,22 @@ markdown-it-py path, next to markdown-it-py's own block+inline parse of the same
 ratios hold on a busy machine (interleaved, best of three); the fast run reports how many characters fell back to markdown-it-py.
 
     python -m benchmarks.run ingest [--sizes 5,50] [--jobs 2] [--json]
+    python -m benchmarks.run ingest --baseline DIR   # this tree against another, e.g. `git archive d09dbbc | tar -x -C DIR`
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import shutil
 import site
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import DATA, run_child
+from benchmarks.common import DATA, ROOT, run_child
 
 WORDS = ["dispatcher", "relay", "adapter", "retry", "webhook", "queue", "carrier", "timeout", "budget", "label", "delivery", "shipment", "scheduler", "worker", "latency", "outage", "review", "policy", "decision", "contract", "incident", "lag", "backlog", "region"]
 UNITS = ["ms", "seconds", "minutes", "hours", "days", "MB", "GiB", "%", "requests per second", "retries", "attempts"]
@@ -268,6 +273,49 @@ def phases(name: str, folder: Path, rounds: int = 2) -> dict[str, Any]:
             "prepare_MB/s": round(mb / r["prepare"], 3), "whole/prepare": round(r["prepare"] / r["whole"], 2),
             "prepare_s": round(r["prepare"], 2), "writes_s": round(r["writes"], 2),
             "commit_s": round(r["commit"], 2), "rest_s": round(rest, 2), "startup_s": round(r["startup"], 2)}
+
+
+def _child_in(tree: Path, code: str, *args: str) -> dict[str, Any]:
+    """Run a benchmark child against the graphcite source tree at ``tree`` (this one or a baseline)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=tree, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr[-2000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def compare(baseline: Path, rounds: int = 2) -> list[dict[str, Any]]:
+    """Whole single-process ingest (a fresh process each: cold start included) and its phases, for this
+    tree and a ``baseline`` tree (``git archive COMMIT | tar -x -C DIR``), interleaved in one run, best
+    of ``rounds``, on the value-dense generated corpus and the prose corpus; ratios new / baseline."""
+    corpora = [("generated 5 MB", generate(DATA / "md-5mb", 5)), ("prose", prose_corpus(DATA / "prose-md"))]
+    trees = {"baseline": baseline.resolve(), "new": ROOT}
+    rows = []
+    for name, folder in corpora:
+        best: dict[str, dict[str, float]] = {tree: {} for tree in trees}
+        size = 0
+        for _ in range(rounds):
+            for tree, path in trees.items():
+                whole = _child_in(path, INGEST_CHILD, str(folder), str(DATA / f"cmp-{tree}.duckdb"), "1")
+                parts = _child_in(path, PHASES_CHILD, str(folder), str(DATA / f"cmp-{tree}.duckdb"), "1")
+                size = whole["bytes"]
+                for key, value in [("cold", whole["seconds"]), *parts.items()]:
+                    if key != "bytes":
+                        best[tree][key] = min(best[tree].get(key, value), value)
+        mb = size / 1e6
+        for tree in trees:
+            b = best[tree]
+            rows.append({"benchmark": f"ingest {tree}, {name}", "MB": round(mb, 2),
+                         "MB/s": round(mb / b["cold"], 3), "warm_MB/s": round(mb / b["whole"], 3),
+                         "prepare_MB/s": round(mb / b["prepare"], 3), "whole/prepare": round(b["prepare"] / b["whole"], 2),
+                         "writes_s": round(b["writes"], 2), "commit_s": round(b["commit"], 2),
+                         "rest_s": round(b["whole"] - b["prepare"] - b["writes"] - b["commit"], 2),
+                         "startup_s": round(b["startup"], 2)})
+        rows[-1]["ratio_vs_baseline"] = round(rows[-1]["MB/s"] / rows[-2]["MB/s"], 2)
+        rows[-1]["warm_ratio_vs_baseline"] = round(rows[-1]["warm_MB/s"] / rows[-2]["warm_MB/s"], 2)
+    for tree in trees:
+        (DATA / f"cmp-{tree}.duckdb").unlink(missing_ok=True)
+    return rows
 
 
 def run(sizes: list[float], jobs: int, peer_seconds: float = 20.0) -> list[dict[str, Any]]:

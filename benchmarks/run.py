@@ -19,13 +19,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--claims", type=int, default=2000)
     parser.add_argument("--graph-sizes", default="10000,100000")
+    parser.add_argument("--baseline", help="ingest: compare this tree with the graphcite tree at this folder only")
     args = parser.parse_args(argv)
     DATA.mkdir(parents=True, exist_ok=True)
     rows = []
     if args.which in ("ingest", "all"):
         from benchmarks import ingest
 
-        rows += ingest.run([float(s) for s in args.sizes.split(",")], args.jobs)
+        if args.baseline:
+            from pathlib import Path
+
+            rows += ingest.compare(Path(args.baseline))
+        else:
+            rows += ingest.run([float(s) for s in args.sizes.split(",")], args.jobs)
     if args.which in ("values", "all"):
         from benchmarks import ingest
 
