@@ -297,7 +297,8 @@ def _rows(label: str, before: dict[str, dict[str, Any]], after: dict[str, dict[s
         if base.get(figure) and result.get(figure):
             ratio = (result[figure] / base[figure] if figure.endswith("_per_s") else base[figure] / result[figure])
         rows.append({"benchmark": name + label, **{k: v for k, v in result.items()},
-                     "baseline": base.get(figure), "x_baseline": round(ratio, 2) if ratio else None,
+                     "baseline": base.get(figure), "baseline_p50_ms": base.get("p50_ms"),
+                     "x_baseline": round(ratio, 2) if ratio else None,
                      "target": target})
     return rows
 

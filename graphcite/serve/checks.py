@@ -32,7 +32,7 @@ from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.serve.jsontext import json_text
 from graphcite.serve.memo import ReportMemo
 from graphcite.store import Store, utcnow
-from graphcite.store.queries.check import answer_stored, record_counts
+from graphcite.store.queries.check import answer_stored, lock_answer_records, record_counts
 from graphcite.verify.check import (
     PreparedCheck,
     check_audience,
@@ -48,6 +48,7 @@ from graphcite.verify.records import ClaimRecord, RecordSummary
 __all__ = ["CheckDesk"]
 
 _KEPT_BODY_CHARS = 65_536  # longer bodies are parsed every time rather than kept
+_ATTEMPTS = 3  # a check whose group failed is written alone, its summary read afresh, at most this often
 
 
 @dataclass(slots=True)
@@ -214,61 +215,65 @@ class CheckDesk:
         """One transaction for the whole batch; on failure, one per request, its summaries read afresh."""
         with self.service.write_lock, self.service.reader() as view:
             store = view.unwrapped  # written directly: these writes are accounted for here
-            revs = {p.prepared.rev for p in batch}
-            known = {rev: s for rev in revs if (s := self._summaries.get(rev)) is not None}
             # a DuckDB file has one writer process, and this one's other writes go through warm views,
-            # which count them: after such a write every summary is read again; PostgreSQL may have other
-            # writer processes, so there the batch's summaries are checked against the store every time
+            # which count them: after such a write every summary is read again (PostgreSQL: see _apply)
             if store.engine == "duckdb":
                 writes = self.service.warm.record_writes
                 if writes != self._writes_seen:
                     self._summaries.clear()
                     self._writes_seen = writes
-                known = {}
-            if known:
-                counts = record_counts(store, known)
-                for rev, summary in known.items():
-                    if counts.get(rev, (0, 0, 0)) != summary.fingerprint:
-                        del self._summaries[rev]
             try:
                 self._apply(store, batch)
             except Exception:
                 for pending in batch:
-                    try:
-                        if pending.prepared.answer_rows is not None and answer_stored(store, pending.prepared.rev):
-                            pending.prepared.answer_rows = None  # stored meanwhile (another process)
-                        self._apply(store, [pending], fresh=True)
-                    except Exception as exc:  # this request's own failure
-                        pending.error = exc
+                    for _ in range(_ATTEMPTS):
+                        try:
+                            self._apply(store, [pending], fresh=True)
+                            pending.error = None
+                            break
+                        except Exception as exc:  # this request's own failure
+                            pending.error = exc
             self.batches += 1
             self.checks += len(batch)
 
     def _apply(self, store: Store, batch: list[_Pending], *, fresh: bool = False) -> None:
-        """Finish every report of ``batch`` in order and write them all; summaries follow only a commit."""
+        """Finish every report of ``batch`` in order and write them all in one transaction; the kept
+        summaries follow only a commit. ``fresh``: read every summary from the store."""
         now = utcnow()
+        revs = {p.prepared.rev for p in batch}
         staged: dict[str, RecordSummary] = {}
-        records: list[dict[str, Any]] = []
-        for pending in batch:
-            rev = pending.prepared.rev
-            if pending.prepared.answer_rows is not None and rev in self._parts:
-                pending.prepared.answer_rows = None  # new when prepared, stored by an earlier batch since
-            summary = staged.get(rev)
-            if summary is None:
-                kept = None if fresh else self._summaries.get(rev)
-                if kept is not None:
-                    summary = kept.copy()
-                elif pending.prepared.answer_rows is not None and rev not in self._parts and not fresh:
-                    summary = RecordSummary(rev)  # stored by this batch: nothing recorded about it yet
-                else:
-                    summary = RecordSummary.load(store, rev)
-                staged[rev] = summary
-            records.extend(finish_check(pending.prepared, summary, pending.config, now))
         try:
             with store.transaction():
+                # other server processes on a PostgreSQL store wait here for these revisions, and the
+                # kept summaries are compared with what the store holds once they have
+                lock_answer_records(store, revs)
+                if store.engine != "duckdb":
+                    known = {rev: s for rev in revs if (s := self._summaries.get(rev)) is not None}
+                    counts = record_counts(store, known) if known and not fresh else {}
+                    for rev, summary in known.items():
+                        if counts.get(rev, (0, 0, 0)) != summary.fingerprint:
+                            del self._summaries[rev]
+                records: list[dict[str, Any]] = []
+                for pending in batch:
+                    rev = pending.prepared.rev
+                    if pending.prepared.answer_rows is not None and (
+                            rev in self._parts or (fresh and answer_stored(store, rev))):
+                        pending.prepared.answer_rows = None  # new when prepared, stored since
+                    summary = staged.get(rev)
+                    if summary is None:
+                        kept = None if fresh else self._summaries.get(rev)
+                        if kept is not None:
+                            summary = kept.copy()
+                        elif pending.prepared.answer_rows is not None and not fresh:
+                            summary = RecordSummary(rev)  # stored by this batch: nothing recorded about it yet
+                        else:
+                            summary = RecordSummary.load(store, rev)
+                        staged[rev] = summary
+                    records.extend(finish_check(pending.prepared, summary, pending.config, now))
                 store_answer_rows(store, [p.prepared for p in batch])
                 store.bulk_insert("verification", records)
         except BaseException:
-            for rev in staged:
+            for rev in revs:
                 self._summaries.pop(rev, None)
             raise
         for rev, summary in staged.items():

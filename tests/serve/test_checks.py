@@ -210,3 +210,35 @@ def test_an_answer_stored_elsewhere_between_verifying_and_writing_is_checked_aga
     desk.commit(prepared, config, keep=keep)
     assert prepared.report is not None and json_text(prepared.report).encode() == expected
     assert prepared.report["earlier"]["checks"] == 1
+
+
+def test_two_server_processes_on_postgresql_count_each_other_s_checks(corpus_url: str) -> None:
+    if not corpus_url.startswith("postgresql"):
+        pytest.skip("a DuckDB file has one writer process")
+    services = [Service(ServiceSettings(db=corpus_url)) for _ in range(2)]
+    answer = _answer(CLEAN)
+    bodies: list[bytes] = []
+    errors: list[BaseException] = []
+
+    def run(service: Service) -> None:
+        assert service.desk is not None
+        for _ in range(6):
+            try:
+                bodies.append(service.desk.check_json(answer, config=service.settings.config, audience="internal"))
+            except BaseException as exc:  # pragma: no cover - reported below
+                errors.append(exc)
+
+    try:
+        threads = [threading.Thread(target=run, args=(s,)) for s in (*services, *services)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not errors, errors[0]
+        earlier = sorted(json.loads(b).get("earlier", {}).get("checks", 0) for b in bodies)
+        assert earlier == list(range(24))  # one order over both processes: no check counted twice
+        with services[0].reader() as store:
+            assert store.scalar("SELECT count(DISTINCT record_id) FROM verification") == 24 * 7
+    finally:
+        for service in services:
+            service.close()

@@ -13,7 +13,7 @@ from graphcite.store.base import Store
 from graphcite.store.queries import newest_per_claim_sql
 
 __all__ = ["answer_stored", "claim_history", "claim_known", "correcting_answers", "earlier_by_claim",
-           "record_counts", "reviews_by_claim", "verification_count"]
+           "lock_answer_records", "record_counts", "reviews_by_claim", "verification_count"]
 
 
 def answer_stored(store: Store, rev: str) -> bool:
@@ -82,3 +82,18 @@ def claim_history(store: Store, claim_id: str) -> list[dict[str, Any]]:
 def claim_known(store: Store, claim_id: str) -> bool:
     """Whether ``claim_id`` is a stored claim."""
     return bool(store.scalar("SELECT count(*) FROM claim WHERE claim_id = ?", [claim_id]))
+
+
+def lock_answer_records(store: Store, revs: Iterable[str]) -> None:
+    """Inside a transaction: wait until no other writer is recording checks of these answer revisions,
+    and keep them to this transaction until it ends (PostgreSQL advisory locks, taken in sorted order).
+
+    Records number the checks before them (:func:`graphcite.verify.records.record_rows`), so two server
+    processes must not count and append for one revision at once. A DuckDB file has one writer
+    process: nothing to do there.
+    """
+    wanted = sorted(set(revs))
+    if store.engine != "postgresql" or not wanted:
+        return
+    store.scalar("SELECT count(pg_advisory_xact_lock(hashtext(r))) FROM "
+                 "(SELECT unnest(?::text[]) AS r ORDER BY 1) AS revs", [wanted])
