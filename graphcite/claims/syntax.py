@@ -26,6 +26,8 @@ __all__ = [
 END_PUNCT = frozenset({".", "!", "?", ";", ":", ","})
 BULLETS = frozenset({"-", "*", "•", "–", "—"})
 _OPEN = {"(": ")", "[": "]", "{": "}", "“": "”", "‘": "’"}
+_CLOSE = {closer: opener for opener, closer in _OPEN.items()}
+_MARKS = frozenset({*_OPEN, *_CLOSE, '"'})
 REL = frozenset({"that", "which", "who", "whose", "whom", "where"})
 _CONJ = frozenset({"and", "but", "nor", "yet", "or"})
 _CHAIN_WORDS = frozenset({"able", "unable", "going", "allowed", "required", "supposed", "permitted", "expected",
@@ -96,29 +98,47 @@ def build_doc(text: str, model: str | None) -> Doc:
     return Doc(text, words, lower, lemmas, starts, ends, cue_at, covered, _opaque(words))
 
 
-def _opaque(words: list[str]) -> list[bool]:
-    """Tokens inside brackets or quotation marks: never split, never a cue."""
-    flags = [False] * len(words)
-    stack: list[str] = []
-    straight = False
+def _marked_regions(words: list[str]) -> list[tuple[int, int | None]]:
+    """Each quotation or bracket as (opening index, closing index), None where it is never closed."""
+    regions: list[tuple[int, int | None]] = []
+    stack: list[tuple[int, str]] = []
+    straight: int | None = None
     for i, w in enumerate(words):
         if w == '"':
-            if straight:
-                flags[i] = True
-                straight = False
-                continue
-            straight = True
-            flags[i] = True
+            if straight is None:
+                straight = i
+            else:
+                regions.append((straight, i))
+                straight = None
+        elif stack and w == stack[-1][1]:
+            regions.append((stack.pop()[0], i))
+        elif w in _OPEN:
+            stack.append((i, _OPEN[w]))
+    regions.extend((i, None) for i, _ in stack)
+    if straight is not None:
+        regions.append((straight, None))
+    return regions
+
+
+def _opaque(words: list[str]) -> list[bool]:
+    """Tokens inside brackets or quotation marks: never split, never a cue.
+
+    The marks themselves are always opaque. What they enclose is read as text when the mark is never
+    closed (a stray opening quote) or when it encloses the whole sentence (a quoted claim): otherwise
+    a claim written as "“The marsh does not hold water." would have no words to read.
+    """
+    flags = [False] * len(words)
+    content = [i for i, w in enumerate(words) if w not in END_PUNCT and w not in _MARKS]
+    first, last = (content[0], content[-1]) if content else (0, -1)
+    for a, b in _marked_regions(words):
+        flags[a] = True
+        if b is None:
             continue
-        if stack and w == stack[-1]:
-            stack.pop()
-            flags[i] = True
+        flags[b] = True
+        if a < first and b > last:
             continue
-        if w in _OPEN:
-            stack.append(_OPEN[w])
-            flags[i] = True
-            continue
-        flags[i] = straight or bool(stack)
+        for k in range(a + 1, b):
+            flags[k] = True
     return flags
 
 
@@ -385,6 +405,13 @@ def trim_span(d: Doc, a: int, b: int) -> tuple[int, int]:
     while a < b and (d.lower[a] in END_PUNCT or d.lower[a] in BULLETS or d.lower[a] in {"and", "but"}):
         a += 1
     while b > a and d.lower[b - 1] in END_PUNCT | {"and", "but", "or"}:
+        b -= 1
+    # a quotation mark or bracket whose partner lies outside the span
+    while a < b and d.words[a] in _OPEN and _OPEN[d.words[a]] not in d.words[a + 1:b]:
+        a += 1
+    while b > a and d.words[b - 1] in _CLOSE and _CLOSE[d.words[b - 1]] not in d.words[a:b - 1]:
+        b -= 1
+    while b > a and d.lower[b - 1] in END_PUNCT:
         b -= 1
     return a, b
 
