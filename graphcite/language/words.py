@@ -9,14 +9,18 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
-from spacy.lang.en.stop_words import STOP_WORDS
-
 from graphcite.language import lexicon
 from graphcite.language.nlp import lemma, lemma_lookup
 
 __all__ = ["STOPWORDS", "Word", "is_common_word", "word_list", "words_of"]
 
-STOPWORDS: frozenset[str] = frozenset(w.lower() for w in STOP_WORDS) - {"no", "not", "never", "none", "nor"}
+def _stop_words() -> frozenset[str]:
+    """spaCy's English stop words, from ``data/stopwords.txt`` (scripts/build_stopwords.py), without importing spaCy."""
+    text = files("graphcite.language").joinpath("data/stopwords.txt").read_text(encoding="utf-8")
+    return frozenset(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+STOPWORDS: frozenset[str] = _stop_words() - {"no", "not", "never", "none", "nor"}
 # letters of any script ("El Niño", "Zoë"), digits and apostrophes or hyphens inside a word
 _WORD = re.compile(r"[^\W\d_](?:[^\W_]|['’\-])*[^\W_]|[^\W\d_]")
 _SENTENCE_END = re.compile(r"[.!?:;\"“”(]\s*$")
