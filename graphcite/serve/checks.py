@@ -63,7 +63,7 @@ class _Pending:
 class CheckDesk:
     """Answer checks for one service: warm preparation and group commit (see the module docstring)."""
 
-    def __init__(self, service: Any, *, max_revisions: int = 4096) -> None:
+    def __init__(self, service: Any, *, max_revisions: int = 512) -> None:
         self.service = service
         self.memo = ReportMemo()
         self.max_revisions = max_revisions
