@@ -248,6 +248,15 @@ def _connective_split(d: Doc, a: int, b: int) -> tuple[str, int, Cue, tuple[int,
     return None
 
 
+
+def _time_is_subject(d: Doc, cue: Cue, b: int) -> bool:
+    """A time phrase read as the subject: the verb follows it at once ("Last week was the wettest")."""
+    after = cue.end
+    if not has_label(cue, "TIME:") or after >= b or d.opaque[after]:
+        return False
+    return is_aux(d, after) or verb_form(d, after) in ("s", "past")
+
+
 def _clause(d: Doc, a: int, b: int, out: list[Draft], *, inference: bool = False) -> None:
     """Drafts for one clause without top-level connectives: context, conditions and conjuncts."""
     context: list[tuple[int, int]] = []
@@ -268,7 +277,7 @@ def _clause(d: Doc, a: int, b: int, out: list[Draft], *, inference: bool = False
                 a = comma + 1
                 continue
         if cue is not None and not d.opaque[a] and (has_label(cue, "TIME:") or has_label(cue, "INFER")) and \
-                cue.phrase not in {"will", "'ll", "wo", "still"}:
+                cue.phrase not in {"will", "'ll", "wo", "still"} and not _time_is_subject(d, cue, b):
             context.append((a, cue.end))
             if has_label(cue, "INFER"):
                 inference = True

@@ -26,6 +26,8 @@ __all__ = [
 END_PUNCT = frozenset({".", "!", "?", ";", ":", ","})
 BULLETS = frozenset({"-", "*", "•", "–", "—"})
 _OPEN = {"(": ")", "[": "]", "{": "}", "“": "”", "‘": "’"}
+#: Listed adverbs that are adjectives before a noun ("First, ..." but "first responders").
+_ALSO_ADJECTIVES = frozenset({"first", "last"})
 _CLOSE = {closer: opener for opener, closer in _OPEN.items()}
 _MARKS = frozenset({*_OPEN, *_CLOSE, '"'})
 REL = frozenset({"that", "which", "who", "whose", "whom", "where"})
@@ -170,6 +172,9 @@ def is_aux(d: Doc, i: int) -> bool:
 def is_adverb(d: Doc, i: int) -> bool:
     """A listed adverb or an -ly word that is not a verb like "apply"."""
     w = d.lower[i]
+    if w in _ALSO_ADJECTIVES and i + 1 < d.n and d.words[i + 1].isalpha() and not is_aux(d, i + 1) \
+            and verb_form(d, i + 1) is None and d.lower[i + 1] not in C.ADVERBS:
+        return False  # "Last week was ...", "first responders": an adjective before its noun
     if w in C.ADVERBS:
         return True
     return len(w) > 4 and w.endswith("ly") and w.isalpha() and w not in C.NOT_ADVERBS_LY
