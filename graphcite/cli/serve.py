@@ -119,8 +119,10 @@ def serve_command(
             _serve_processes(workers, settings, db, sock, host, log_level, access_log, ready)
             return
         app = create_app(settings, store=store, close_store=True, hosts=allowed_hosts(host), on_ready=ready)
+        # keep-alive 30 s: pooled clients reuse a connection between answers (uvicorn closes idle ones after 5 s)
         server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=access_log, lifespan="on",
-                                               timeout_graceful_shutdown=5, server_header=False))
+                                               timeout_graceful_shutdown=5, server_header=False,
+                                               timeout_keep_alive=30))
         server.run(sockets=[sock])  # on SIGTERM uvicorn shuts down (closing the store), then re-raises it
     finally:
         store.close()  # a no-op when the app already closed it
@@ -139,7 +141,8 @@ def _serve_one(settings: Any, db: str | None, sock: socket.socket, host: str, lo
     try:
         app = create_app(settings, store=store, close_store=True, hosts=allowed_hosts(host))
         uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=access_log, lifespan="on",
-                                      timeout_graceful_shutdown=5, server_header=False)).run(sockets=[sock])
+                                      timeout_graceful_shutdown=5, server_header=False,
+                                      timeout_keep_alive=30)).run(sockets=[sock])
     finally:
         store.close()
 
