@@ -132,6 +132,10 @@ def _key(kind: str, sql: str, params: Sequence[Any] | Mapping[str, Any] | None) 
 class WarmView:
     """A store view whose evidence reads go through :class:`WarmReads`; everything else passes through."""
 
+    #: repeated evidence reads are answered from memory here, so a query that :mod:`graphcite.store.queries`
+    #: can split into point reads (the contradiction search) is cheaper split
+    point_reads = True
+
     def __init__(self, store: Any, warm: WarmReads) -> None:
         self._store = store
         self._warm = warm
