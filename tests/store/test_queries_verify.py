@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from graphcite.models import Acceptance
+from graphcite.serve.warm import WarmReads, WarmView
 from graphcite.store import Store
 from graphcite.store.queries import RESTRICTED_KEYS_SQL
 from graphcite.store.queries import contradictions as cq
@@ -358,7 +359,11 @@ def test_restricted_candidates_rank_as_the_grouped_query_does(any_corpus_store: 
     with evidence_memo(store):
         assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
         assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
+    view = WarmView(store, WarmReads())  # the service: one read per term, from memory once seen
+    assert vq.restricted_candidates(view, queries, terms, per_query=3) == expected
+    assert vq.restricted_candidates(view, queries, terms, per_query=3) == expected and view.warm.hits > 0
     monkeypatch.setattr(vq, "RESTRICTED_POSTINGS_MAX", 0)  # too many restricted units: ranked in the database
+    assert vq.restricted_candidates(WarmView(store, WarmReads()), queries, terms, per_query=3) == expected
     with evidence_memo(store) as memo:
         assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
         assert vq.restricted_candidates(store, queries, terms, per_query=3) == expected
