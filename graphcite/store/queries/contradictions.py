@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from graphcite.store.base import Store
+from graphcite.store.queries import rank_by_shared_terms
 from graphcite.store.queries.verify_memo import memo_of
 
 __all__ = ["contradiction_candidates", "superseded_sources", "values_with_unit_start"]
@@ -88,18 +89,11 @@ def _candidates_by_point_reads(store: Store, claims: Sequence[int], parts: Seque
     cap = max(50, store.scalar("SELECT count(*) FROM evidence_unit") * float(common_share))
     postings = {term: [row["unit_id"] for row in store.rows("SELECT unit_id FROM term_posting WHERE term = ?", [term])]
                 for term in dict.fromkeys(terms)}
-    shared: dict[tuple[int, int], dict[str, int]] = {}
-    for ci, pi, term in zip(claims, parts, terms, strict=True):
-        found = postings[term]
-        if len(found) > cap:
-            continue
-        counts = shared.setdefault((ci, pi), {})
-        for unit_id in found:
-            counts[unit_id] = counts.get(unit_id, 0) + 1
+    usable = {term: found for term, found in postings.items() if len(found) <= cap}  # common terms count for nothing
     out: list[Row] = []
-    for (ci, pi), counts in sorted(shared.items()):
-        best = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:per_part]
-        for unit_id, _ in best:
+    for (ci, pi), best in rank_by_shared_terms(list(zip(claims, parts, strict=True)), terms, usable,
+                                              per_part).items():
+        for unit_id in best:
             unit = store.row(_CURRENT_UNIT, [unit_id])
             if unit is not None:
                 out.append({"ci": ci, "pi": pi, **unit})

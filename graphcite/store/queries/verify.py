@@ -14,11 +14,11 @@ the store-wide counts are answered from memory after their first read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from graphcite.store.base import Store
-from graphcite.store.queries import RESTRICTED_KEYS_SQL
+from graphcite.store.queries import RESTRICTED_KEYS_SQL, rank_by_shared_terms
 from graphcite.store.queries.resolve import values_of_units
 from graphcite.store.queries.verify_memo import memo_of
 
@@ -161,18 +161,6 @@ def _restricted_unit_count(store: Store) -> int:
     return int(store.scalar(f"SELECT count(*) FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})") or 0)
 
 
-def _ranked(queries: Sequence[int], terms: Sequence[str], postings: Mapping[str, Sequence[str]],
-            per_query: int) -> dict[int, list[str]]:
-    """The grouped query's ranking over postings read separately: most shared terms first, ties by unit id."""
-    shared: dict[int, dict[str, int]] = {}
-    for query, term in zip(queries, terms, strict=True):
-        counts = shared.setdefault(int(query), {})
-        for unit_id in postings.get(term, ()):
-            counts[unit_id] = counts.get(unit_id, 0) + 1
-    return {query: [unit for unit, _ in sorted(counts.items(), key=lambda hit: (-hit[1], hit[0]))[:per_query]]
-            for query, counts in sorted(shared.items()) if counts}
-
-
 def restricted_candidates(store: Store, queries: Sequence[int], terms: Sequence[str], *,
                           per_query: int) -> dict[int, list[str]]:
     """Units of restricted sources sharing the most index terms with each query, best first (ties by unit
@@ -185,12 +173,12 @@ def restricted_candidates(store: Store, queries: Sequence[int], terms: Sequence[
     memo = memo_of(store)
     if memo is not None and memo.once("restricted units", lambda: _restricted_unit_count(store)) \
             <= RESTRICTED_POSTINGS_MAX:
-        return _ranked(queries, terms, restricted_postings(store, terms), per_query)
+        return rank_by_shared_terms(queries, terms, restricted_postings(store, terms), per_query)
     if getattr(store, "point_reads", False) and _restricted_unit_count(store) <= RESTRICTED_POSTINGS_MAX:
         # the service's warm view: one read per term, kept in memory, so a new sentence reads only its new terms
         postings = {term: [row["unit_id"] for row in store.rows(_RESTRICTED_POSTINGS_OF_TERM, [term])]
                     for term in dict.fromkeys(terms)}
-        return _ranked(queries, terms, postings, per_query)
+        return rank_by_shared_terms(queries, terms, postings, per_query)
     rows = store.rows(f"""
         WITH q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS term),
         ru AS (SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})),
