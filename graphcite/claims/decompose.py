@@ -58,9 +58,7 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -78,6 +76,7 @@ from graphcite.claims.qualifiers import (
 from graphcite.claims.syntax import Doc, build_doc, clause_at, trim_span
 from graphcite.errors import GraphciteError
 from graphcite.language.domain import active
+from graphcite.lru import LruCache
 from graphcite.models import AtomicClaim, ExtractedValue
 
 __all__ = ["PART_DEFAULTS", "QUALIFIERS", "decompose", "score_sentence", "score_sentence_set"]
@@ -201,22 +200,16 @@ def decompose(text: str, *, model: str | None = None) -> list[AtomicClaim]:
     if not text or not text.strip():
         return []
     key = (text, model, active().digest)
-    with _MEMO_LOCK:
-        found = _MEMO.get(key)
-        if found is not None:
-            _MEMO.move_to_end(key)
-            return list(found)
+    found = _MEMO.get(key)
+    if isinstance(found, tuple):
+        return list(found)
     claims = _decompose(text, model)
-    with _MEMO_LOCK:
-        _MEMO[key] = tuple(claims)
-        while len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
+    _MEMO.put(key, tuple(claims))
     return claims
 
 
-_MEMO: OrderedDict[tuple[str, str | None, str], tuple[AtomicClaim, ...]] = OrderedDict()
-_MEMO_LOCK = threading.Lock()
-_MEMO_SIZE = 4096  # sentences; atomic claims are frozen, so callers share them safely
+#: sentences; atomic claims are frozen, so callers share them safely
+_MEMO: LruCache[tuple[str, str | None, str], tuple[AtomicClaim, ...]] = LruCache(4096)
 
 
 def _decompose(text: str, model: str | None) -> list[AtomicClaim]:

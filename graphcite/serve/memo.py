@@ -14,12 +14,11 @@ fresh copy with the caller's answer id, so callers may edit it.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from graphcite.lru import LruCache
 from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.serve.warm import WarmView
 from graphcite.store import Store
@@ -36,11 +35,7 @@ class ReportMemo:
     """``verify_claims`` with its answers remembered (LRU, ``max_entries`` reports)."""
 
     def __init__(self, max_entries: int = 4096) -> None:
-        self.max_entries = max_entries
-        self._entries: OrderedDict[Any, str] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
+        self._entries: LruCache[Any, str] = LruCache(max_entries)
 
     def _key(self, store: WarmView, answer: InputAnswer, parts: Sequence[Sequence[AtomicClaim]],
              config: VerifierConfig, audience: str) -> Any:
@@ -59,16 +54,11 @@ class ReportMemo:
         key = self._key(store, answer, parts, config, audience) if usable else None  # type: ignore[arg-type]
         if key is None:
             return verify_claims(store, answer, parts, config, audience=audience)
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-                self.hits += 1
-        if found is not None:
+        found = self._entries.get(key)
+        if isinstance(found, str):
             report: dict[str, Any] = json.loads(found)
             report["answer_id"] = answer.answer_id
             return report
-        self.misses += 1
         assert isinstance(store, WarmView)
         reads, generation = store.passthrough_reads, store.warm.generation
         report = verify_claims(store, answer, parts, config, audience=audience)
@@ -78,12 +68,16 @@ class ReportMemo:
             except (TypeError, ValueError):  # not plain JSON data: not kept
                 return report
             if json.loads(text) == report:  # kept only when a copy read back is the same report
-                with self._lock:
-                    self._entries[key] = text
-                    while len(self._entries) > self.max_entries:
-                        self._entries.popitem(last=False)
+                self._entries.put(key, text)
         return report
 
+    @property
+    def hits(self) -> int:
+        return self._entries.hits
+
+    @property
+    def misses(self) -> int:
+        return self._entries.misses
+
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
+        self._entries.clear()

@@ -20,13 +20,12 @@ the cache.
 from __future__ import annotations
 
 import re
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from graphcite.lru import MISSING, LruCache
 from graphcite.store.queries.serve import evidence_fingerprint
 
 __all__ = ["EVIDENCE_TABLES", "WarmReads", "WarmView", "tables_in"]
@@ -55,15 +54,11 @@ class WarmReads:
     """The shared memory of one process: evidence-query answers, bounded by ``max_entries`` (LRU)."""
 
     def __init__(self, *, max_entries: int = 20_000, check_every: float = 1.0) -> None:
-        self.max_entries = max_entries
         self.check_every = check_every
-        self._entries: OrderedDict[tuple[str, str, str], Any] = OrderedDict()
-        self._lock = threading.Lock()
+        self._entries: LruCache[tuple[str, str, str], Any] = LruCache(max_entries)
         self._tables: dict[str, bool] = {}
         self._fingerprint: tuple[Any, ...] | None = None
         self._checked = 0.0
-        self.hits = 0
-        self.misses = 0
         #: bumped whenever the cache is dropped: an answer computed from evidence reads of one
         #: generation is still right while the generation is unchanged (see graphcite.serve.memo)
         self.generation = 0
@@ -81,10 +76,17 @@ class WarmReads:
             self._tables[sql] = known
         return known
 
+    @property
+    def hits(self) -> int:
+        return self._entries.hits
+
+    @property
+    def misses(self) -> int:
+        return self._entries.misses
+
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self.generation += 1
+        self._entries.clear()
+        self.generation += 1
 
     def wrote(self, sql_or_table: str) -> None:
         """Something was written: drop everything when it touched an evidence table."""
@@ -107,22 +109,13 @@ class WarmReads:
             self._fingerprint = fingerprint
 
     def get(self, key: tuple[str, str, str]) -> Any:
-        with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return self._entries[key]
-        self.misses += 1
-        return _MISSING
+        """The answer kept for ``key``, or :data:`~graphcite.lru.MISSING`."""
+        return self._entries.get(key)
 
     def put(self, key: tuple[str, str, str], value: Any) -> None:
-        with self._lock:
-            self._entries[key] = value
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+        self._entries.put(key, value)
 
 
-_MISSING = object()
 
 
 def _key(kind: str, sql: str, params: Sequence[Any] | Mapping[str, Any] | None) -> tuple[str, str, str]:
@@ -160,7 +153,7 @@ class WarmView:
             return self._store.rows(sql, params)
         key = _key("rows", sql, params)
         found = self._warm.get(key)
-        if found is _MISSING:
+        if found is MISSING:
             found = tuple(tuple(row.items()) for row in self._store.rows(sql, params))
             self._warm.put(key, found)
         return [dict(items) for items in found]
@@ -175,7 +168,7 @@ class WarmView:
             return self._store.scalar(sql, params)
         key = _key("scalar", sql, params)
         found = self._warm.get(key)
-        if found is _MISSING:
+        if found is MISSING:
             found = self._store.scalar(sql, params)
             self._warm.put(key, found)
         return found

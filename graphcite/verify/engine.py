@@ -8,13 +8,12 @@ no timestamps, claims in input order, findings in rule-code order.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from graphcite.language.domain import using
+from graphcite.lru import MISSING, LruCache
 from graphcite.models import (
     STATUS_ORDER,
     AtomicClaim,
@@ -124,26 +123,18 @@ def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig
     meets the same sentence and the same cited unit again and again.
     """
     key = _pair_key(claim, evidence, config)
-    if key is not None:
-        with _PAIR_LOCK:
-            found = _PAIRS.get(key)
-            if found is not None:
-                _PAIRS.move_to_end(key)
-        if found is not None:
-            return PairVerdict(index, found.relation, found.support_score, list(found.findings))
+    found = _PAIRS.get(key) if key is not None else MISSING
+    if isinstance(found, PairVerdict):
+        return PairVerdict(index, found.relation, found.support_score, list(found.findings))
     with using(config.domain_lexicon()):
         verdict = _evaluate_pair(claim, evidence, config, index)
     if key is not None:
-        with _PAIR_LOCK:
-            _PAIRS[key] = PairVerdict(index, verdict.relation, verdict.support_score, list(verdict.findings))
-            while len(_PAIRS) > _PAIR_SIZE:
-                _PAIRS.popitem(last=False)
+        _PAIRS.put(key, PairVerdict(index, verdict.relation, verdict.support_score, list(verdict.findings)))
     return verdict
 
 
-_PAIRS: OrderedDict[tuple[Any, ...], PairVerdict] = OrderedDict()
-_PAIR_LOCK = threading.Lock()
-_PAIR_SIZE = 20_000  # claim/evidence pairs; findings are frozen, verdicts are copied on the way out
+#: claim/evidence pairs; findings are frozen, verdicts are copied on the way out
+_PAIRS: LruCache[tuple[Any, ...], PairVerdict] = LruCache(20_000)
 _EVIDENCE_FIELDS = tuple(name for name in Evidence.__dataclass_fields__ if name != "extra")
 
 
