@@ -1,12 +1,11 @@
 """JSON Schemas generated from the models and the DDL snapshot, kept in schema/ and checked by a test.
 
-Run ``python -m graphcite.schemas`` to rewrite them after changing a model (the test never rewrites).
+Run ``python scripts/build_schemas.py`` to rewrite them after changing a model (the test never rewrites).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from graphcite.store import TABLES, ddl_statements
@@ -53,8 +52,3 @@ def write_schemas(folder: Path) -> list[Path]:
         written.append(path)
     return written
 
-
-if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "schema"
-    for written_path in write_schemas(target):
-        print(written_path)

@@ -83,9 +83,9 @@ def test_schema_snapshots_match_models() -> None:
     folder = ROOT / "schema"
     for name, text in model_schemas().items():
         assert (folder / name).read_text(encoding="utf-8") == text, (
-            f"schema/{name} is stale: run `python -m graphcite.schemas`")
+            f"schema/{name} is stale: run `python scripts/build_schemas.py`")
     assert (folder / "ddl.sql").read_text(encoding="utf-8") == ddl_snapshot(), (
-        "schema/ddl.sql is stale: run `python -m graphcite.schemas`")
+        "schema/ddl.sql is stale: run `python scripts/build_schemas.py`")
 
 
 # -------------------------------------------------------------------------------------------

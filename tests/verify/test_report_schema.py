@@ -19,7 +19,7 @@ ANSWERS = ROOT / "graphcite" / "examples" / "answers"
 
 def test_committed_schema_is_the_generated_one() -> None:
     assert (ROOT / "schema" / "check-report.schema.json").read_text(encoding="utf-8") == report_schema(), \
-        "run `python -m graphcite.schemas` and commit schema/"
+        "run `python scripts/build_schemas.py` and commit schema/"
 
 
 def test_real_reports_validate(corpus_store: Store) -> None:
