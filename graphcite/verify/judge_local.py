@@ -16,13 +16,13 @@ import json
 import os
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from graphcite.errors import ConfigError
+from graphcite.lru import LruCache
 
 __all__ = ["REQUIRED_FILES", "LocalModel", "Prediction", "load_local_model", "relation_for_label"]
 
@@ -31,6 +31,7 @@ CHECKPOINT_FILES = ("model.safetensors", "pytorch_model.bin")
 MODEL_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 PAIR_ORDERS = ("evidence-claim", "claim-evidence")
 CACHE_SIZE = 8192
+MODELS_KEPT = 8  # loaded models per process: a re-exported model.onnx (new mtime) replaces, not adds
 
 # label names used by NLI and fact-verification models, normalised (lower case, "_" for other characters)
 LABEL_RELATIONS: Mapping[str, str] = {
@@ -73,7 +74,7 @@ class LocalModel:
     batch_size: int
     pair_order: str
     pad_id: int
-    cache: OrderedDict[tuple[str, str], Prediction] = field(default_factory=OrderedDict)
+    cache: LruCache[tuple[str, str], Prediction] = field(default_factory=lambda: LruCache(CACHE_SIZE))
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -88,18 +89,20 @@ class LocalModel:
         keeps the cache whole when a server asks from several threads.
         """
         with self.lock:
-            todo = list(dict.fromkeys(pair for pair in pairs if pair not in self.cache))
+            answers: dict[tuple[str, str], Prediction] = {}
+            todo = []
+            for pair in dict.fromkeys(pairs):
+                kept = self.cache.get(pair)
+                if isinstance(kept, Prediction):
+                    answers[pair] = kept
+                else:
+                    todo.append(pair)
             for start in range(0, len(todo), 16 * self.batch_size):
                 chunk = todo[start:start + 16 * self.batch_size]
                 for pair, prediction in zip(chunk, self._run(chunk), strict=True):
-                    self.cache[pair] = prediction
-            out = []
-            for pair in pairs:
-                self.cache.move_to_end(pair)
-                out.append(self.cache[pair])
-            while len(self.cache) > max(CACHE_SIZE, len(pairs)):
-                self.cache.popitem(last=False)
-            return out
+                    answers[pair] = prediction
+                    self.cache.put(pair, prediction)
+            return [answers[pair] for pair in pairs]
 
     def _run(self, pairs: Sequence[tuple[str, str]]) -> list[Prediction]:
         import numpy as np
@@ -138,7 +141,7 @@ class LocalModel:
         return [r for r in results if r is not None]
 
 
-_MODELS: dict[tuple[Any, ...], LocalModel] = {}
+_MODELS: LruCache[tuple[Any, ...], LocalModel] = LruCache(MODELS_KEPT)
 
 
 def load_local_model(directory: str | Path, *, batch_size: int = 32, threads: int = 0,
@@ -166,10 +169,12 @@ def load_local_model(directory: str | Path, *, batch_size: int = 32, threads: in
         raise ConfigError(f"batch size {batch_size} is below 1", where="judge_batch_size", fix="use e.g. 32")
     model_file = path / "model.onnx"
     key = (str(path.resolve()), model_file.stat().st_mtime_ns, batch_size, threads, max_length, pair_order)
-    if key not in _MODELS:
-        _MODELS[key] = _load(path, where, batch_size=batch_size, threads=threads, max_length=max_length,
-                             pair_order=pair_order)
-    return _MODELS[key]
+    model = _MODELS.get(key)
+    if not isinstance(model, LocalModel):
+        model = _load(path, where, batch_size=batch_size, threads=threads, max_length=max_length,
+                      pair_order=pair_order)
+        _MODELS.put(key, model)
+    return model
 
 
 def _load(path: Path, where: str, *, batch_size: int, threads: int, max_length: int | None,

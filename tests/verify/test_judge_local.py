@@ -8,6 +8,7 @@ model's answer differs from the lexical heuristic in ways the tests can see. Rul
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -23,10 +24,11 @@ from typer.testing import CliRunner  # noqa: E402
 
 from graphcite.cli import app  # noqa: E402
 from graphcite.errors import ConfigError  # noqa: E402
+from graphcite.lru import LruCache  # noqa: E402
 from graphcite.store import Store  # noqa: E402
 from graphcite.verify import check_answer  # noqa: E402
 from graphcite.verify.config import VerifierConfig, split_judge  # noqa: E402
-from graphcite.verify.judge_local import load_local_model, relation_for_label  # noqa: E402
+from graphcite.verify.judge_local import _MODELS, MODELS_KEPT, load_local_model, relation_for_label  # noqa: E402
 from graphcite.verify.judges import judge, judge_many, prepare_judge  # noqa: E402
 
 WORDS = ("the", "courier", "does", "not", "deliver", "parcels", "on", "sundays", "archive", "is", "sealed",
@@ -274,3 +276,18 @@ def test_cli_check_with_local_judge(service_db: Path, model_dir: Path, tmp_path:
     assert missing.exit_code == 2
     assert "does not exist" in missing.output and "Traceback" not in missing.output
     assert len(missing.output.strip().splitlines()) == 1
+
+
+def test_answers_and_models_are_kept_within_bounds(tmp_path: Path) -> None:
+    directory = build_model(tmp_path / "bounded", NLI_LABELS)
+    model = load_local_model(directory)
+    model.cache = LruCache(3)
+    pairs = [(f"the courier {w}", "the archive is sealed") for w in ("opens", "may", "enter", "deliver", "vault")]
+    first = model.predict(pairs)
+    assert len(first) == 5 and len(model.cache) == 3  # every answer returned, only the newest three kept
+    assert model.predict(pairs[:1]) == first[:1]  # an evicted pair is answered again, alike
+    assert load_local_model(directory) is model  # the same file and settings: the loaded model
+    for step in range(1, MODELS_KEPT + 2):
+        os.utime(directory / "model.onnx", ns=(step * 10**9, step * 10**9))  # a re-exported model
+        load_local_model(directory)
+    assert len(_MODELS) <= MODELS_KEPT
