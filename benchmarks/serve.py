@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.common import DATA, ROOT, emit
+from benchmarks.rawhttp import Connection, HTTPError
+from benchmarks.rawhttp import run as run_async
 
 ANSWER = ROOT / "graphcite" / "examples" / "answers" / "clean.json"
 CORPUS = ROOT / "graphcite" / "examples" / "corpus"
@@ -77,18 +79,22 @@ def _command() -> list[str]:
     return [sys.executable, "-m", "graphcite.serve"]
 
 
-def _serve_baseline(db: str) -> None:
-    """The first-round service on ``db`` (``memo=False``), on a free 127.0.0.1 port, until terminated."""
+def _listening_socket() -> tuple[Any, str]:
     import socket
-
-    import uvicorn
-
-    from graphcite.serve import ServiceSettings, create_app
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(2048)
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    return sock, f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+def _serve_baseline(db: str) -> None:
+    """The first-round service on ``db`` (``memo=False``), on a free 127.0.0.1 port, until terminated."""
+    import uvicorn
+
+    from graphcite.serve import ServiceSettings, create_app
+
+    sock, url = _listening_socket()
 
     def ready() -> None:
         print(f"graphcite serve: listening on {url} (baseline)", file=sys.stderr, flush=True)
@@ -98,15 +104,52 @@ def _serve_baseline(db: str) -> None:
                                   lifespan="on", server_header=False)).run(sockets=[sock])
 
 
-class Server:
-    """``graphcite serve --port 0`` in a child process (or the baseline service); ``url`` once it is ready."""
+def _serve_fixed(path: str) -> None:
+    """The client's floor: uvicorn (httptools, uvloop, as ``graphcite serve`` runs) with a bare ASGI app
+    that reads each request's body and answers the bytes in ``path`` (a real report), until terminated."""
+    import uvicorn
 
-    def __init__(self, db: Path | str, *extra: str, baseline: bool = False) -> None:
-        command = ([sys.executable, "-m", "benchmarks.serve", "--serve-baseline", str(db)] if baseline else
-                   [*_command(), "--db", str(db), "--host", "127.0.0.1", "--port", "0",
-                    "--timeout", "120", "--max-claims", "100", *extra])
-        self.process = subprocess.Popen(command,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    report = Path(path).read_bytes()
+    health = json.dumps({"status": "ok"}).encode()
+    sock, url = _listening_socket()
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    print(f"fixed-body server: listening on {url} (fixed)", file=sys.stderr, flush=True)
+                await send({"type": message["type"] + ".complete"})
+                if message["type"] == "lifespan.shutdown":
+                    return
+        more = True
+        while more:
+            message = await receive()
+            more = message.get("more_body", False)
+        body = health if scope["method"] == "GET" else report
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", server_header=False,
+                                  timeout_keep_alive=30, loop="uvloop", http="httptools")).run(sockets=[sock])
+
+
+class Server:
+    """``graphcite serve --port 0`` in a child process (or the baseline or the fixed-body service),
+    run from ``tree`` (its own ``graphcite`` package; default this one); ``url`` once it is ready."""
+
+    def __init__(self, db: Path | str, *extra: str, baseline: bool = False, fixed: bool = False,
+                 tree: Path = ROOT) -> None:
+        if fixed:
+            command = [sys.executable, "-m", "benchmarks.serve", "--serve-fixed", str(db)]
+        elif baseline:
+            command = [sys.executable, "-m", "benchmarks.serve", "--serve-baseline", str(db)]
+        else:
+            command = [*_command(), "--db", str(db), "--host", "127.0.0.1", "--port", "0", "--timeout", "120",
+                       "--max-claims", "100", *extra]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                        cwd=ROOT if fixed or baseline else tree,
                                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
         self.url = ""
         self.log: list[str] = []
@@ -136,38 +179,79 @@ class Server:
 
 
 async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: float, max_requests: int,
-                  new_answers: bool) -> dict[str, Any]:
-    import httpx
-
+                  new_answers: bool, client: str = "raw") -> dict[str, Any]:
+    """``POST /v1/check`` from ``clients`` concurrent keep-alive connections; every response is read,
+    parsed and checked (status 200, 7 claims), and anything else is counted as a failure."""
     latencies: list[float] = []
     failures = 0
     kinds: list[str] = []
     issued = 0
     deadline = time.monotonic() + seconds
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=url, timeout=300, limits=limits) as client:
-        async def worker(number: int) -> None:
-            nonlocal failures, issued
+    same = json.dumps(answer).encode()
+
+    def failed(reason: str) -> None:
+        nonlocal failures
+        failures += 1
+        if len(kinds) < 3:
+            kinds.append(reason)
+
+    def body(number: int) -> bytes:
+        return json.dumps({**answer, "answer_id": f"bench-{number}-{issued}"}).encode() if new_answers else same
+
+    def checked(status: int, content: bytes) -> None:
+        try:
+            claims = json.loads(content)["metrics"]["claims"] if status == 200 else None
+        except (ValueError, KeyError, TypeError):
+            claims = None
+        if claims != 7:
+            failed(f"{status}: {content[:160]!r}")
+
+    async def raw_worker(number: int) -> None:
+        nonlocal issued
+        connection = Connection.to(url)
+        try:
             while time.monotonic() < deadline and issued < max_requests:
                 issued += 1
-                body = {**answer, "answer_id": f"bench-{number}-{issued}"} if new_answers else answer
+                payload = body(number)
                 start = time.perf_counter()
                 try:
-                    response = await client.post("/v1/check", json=body)
-                except httpx.TransportError as exc:  # e.g. a keep-alive connection the server closed
-                    failures += 1
-                    if len(kinds) < 3:
-                        kinds.append(f"{type(exc).__name__}: {exc}")
+                    response = await connection.request("POST", "/v1/check", payload)
+                except HTTPError as exc:  # e.g. a keep-alive connection the server closed
+                    failed(str(exc))
                     continue
                 latencies.append(time.perf_counter() - start)
-                if response.status_code != 200 or response.json()["metrics"]["claims"] != 7:
-                    failures += 1
-                    if len(kinds) < 3:
-                        kinds.append(f"{response.status_code}: {response.text[:160]}")
+                checked(response.status, response.body)
+        finally:
+            connection.close()
 
-        began = time.perf_counter()
-        await asyncio.gather(*(worker(i) for i in range(clients)))
-        elapsed = time.perf_counter() - began
+    async def httpx_workers() -> None:
+        import httpx
+
+        limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+        async with httpx.AsyncClient(base_url=url, timeout=300, limits=limits) as pool:
+            async def worker(number: int) -> None:
+                nonlocal issued
+                while time.monotonic() < deadline and issued < max_requests:
+                    issued += 1
+                    payload = body(number)
+                    start = time.perf_counter()
+                    try:
+                        response = await pool.post("/v1/check", content=payload,
+                                                   headers={"content-type": "application/json"})
+                    except httpx.TransportError as exc:
+                        failed(f"{type(exc).__name__}: {exc}")
+                        continue
+                    latencies.append(time.perf_counter() - start)
+                    checked(response.status_code, response.content)
+
+            await asyncio.gather(*(worker(i) for i in range(clients)))
+
+    began = time.perf_counter()
+    if client == "httpx":
+        await httpx_workers()
+    else:
+        await asyncio.gather(*(raw_worker(i) for i in range(clients)))
+    elapsed = time.perf_counter() - began
     if kinds:
         print("failures, first few: " + " | ".join(kinds), file=sys.stderr)
     return {"requests": len(latencies), "failures": failures, "seconds": round(elapsed, 2),
@@ -175,24 +259,47 @@ async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: fl
             "p50_ms": round(_percentile(latencies, 50) * 1000, 1), "p99_ms": round(_percentile(latencies, 99) * 1000, 1)}
 
 
-async def _health(url: str, *, clients: int, requests: int) -> dict[str, Any]:
+async def _health(url: str, *, clients: int, requests: int, client: str = "raw") -> dict[str, Any]:
     """The HTTP layer alone: GET /healthz from ``clients`` concurrent clients (no store, no verification)."""
-    import httpx
-
     latencies: list[float] = []
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-        async def worker() -> None:
+    failures = 0
+
+    async def raw_worker() -> None:
+        nonlocal failures
+        connection = Connection.to(url)
+        try:
             while len(latencies) < requests:
                 start = time.perf_counter()
-                response = await client.get("/healthz")
+                response = await connection.request("GET", "/healthz")
                 latencies.append(time.perf_counter() - start)
-                response.raise_for_status()
+                if response.status != 200 or json.loads(response.body)["status"] != "ok":
+                    failures += 1
+        finally:
+            connection.close()
 
-        began = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(clients)))
-        elapsed = time.perf_counter() - began
-    return {"requests": len(latencies), "seconds": round(elapsed, 2),
+    async def httpx_workers() -> None:
+        import httpx
+
+        limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+        async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as pool:
+            async def worker() -> None:
+                nonlocal failures
+                while len(latencies) < requests:
+                    start = time.perf_counter()
+                    response = await pool.get("/healthz")
+                    latencies.append(time.perf_counter() - start)
+                    if response.status_code != 200 or response.json()["status"] != "ok":
+                        failures += 1
+
+            await asyncio.gather(*(worker() for _ in range(clients)))
+
+    began = time.perf_counter()
+    if client == "httpx":
+        await httpx_workers()
+    else:
+        await asyncio.gather(*(raw_worker() for _ in range(clients)))
+    elapsed = time.perf_counter() - began
+    return {"requests": len(latencies), "failures": failures, "seconds": round(elapsed, 2),
             "requests_per_s": round(len(latencies) / elapsed, 1),
             "p50_ms": round(_percentile(latencies, 50) * 1000, 1), "p99_ms": round(_percentile(latencies, 99) * 1000, 1)}
 
@@ -248,17 +355,20 @@ def _unseen(answer: dict[str, Any], count: int) -> list[bytes]:
 
 
 def _measure(db: Path | str, answer: dict[str, Any], *, baseline: bool, clients: int, seconds: float,
-             max_requests: int, streams: int, rounds: int, gate: bool = True, extra: tuple[str, ...] = ()
-             ) -> dict[str, dict[str, Any]]:
-    """Every figure of one server, by name."""
+             max_requests: int, streams: int, rounds: int, gate: bool = True, extra: tuple[str, ...] = (),
+             client: str = "raw", tree: Path = ROOT) -> dict[str, dict[str, Any]]:
+    """Every figure of one server, by name (``client``: raw, httpx or both; httpx rows end in ' httpx')."""
     sentences = [json.dumps(c).encode() + b"\n" for c in answer["claims"]] * rounds
-    server = Server(db, *extra, baseline=baseline)
+    server = Server(db, *extra, baseline=baseline, tree=tree)
     out: dict[str, dict[str, Any]] = {}
+    kinds = ("raw", "httpx") if client == "both" else (client,)
     try:
-        asyncio.run(_checks(server.url, answer, clients=4, seconds=5, max_requests=8, new_answers=False))  # warm
+        run_async(_checks(server.url, answer, clients=4, seconds=5, max_requests=8, new_answers=False))  # warm
         for new in (False, True):
-            out["check" + (" new" if new else "")] = asyncio.run(_checks(
-                server.url, answer, clients=clients, seconds=seconds, max_requests=max_requests, new_answers=new))
+            for kind in kinds:
+                out["check" + (" new" if new else "") + (" httpx" if kind == "httpx" else "")] = run_async(_checks(
+                    server.url, answer, clients=clients, seconds=seconds, max_requests=max_requests,
+                    new_answers=new, client=kind))
         if gate:
             # "seen": each sentence streamed once, untimed, so the rows measure what their name says (the
             # first pass over a sentence is the "unseen" row's cost; the check requests above go through
@@ -270,11 +380,36 @@ def _measure(db: Path | str, answer: dict[str, Any], *, baseline: bool, clients:
             # the floor the HTTP layer sets: a line refused before verification (E206), and GET /healthz
             out["refused"] = asyncio.run(_gate(server.url, [b"{not json}\n"] * len(sentences), 1,
                                                errors_expected=True))
-            out["health"] = asyncio.run(_health(server.url, clients=clients, requests=2000))
+            for kind in kinds:
+                out["health" + (" httpx" if kind == "httpx" else "")] = run_async(_health(
+                    server.url, clients=clients, requests=2000, client=kind))
         return out
     except Exception:
         print("server log, last lines:\n" + "".join(server.log)[-3000:], file=sys.stderr)
         raise
+    finally:
+        server.stop()
+
+
+def _measure_floor(answer: dict[str, Any], *, clients: int, seconds: float, max_requests: int,
+                   client: str) -> dict[str, dict[str, Any]]:
+    """Checks/s and GET /healthz against the fixed-body server: what the client and the bare HTTP
+    server cost together, with no routing, no application code and no store."""
+    from graphcite.store import Store
+    from graphcite.verify.check import check_answer
+
+    report = DATA / "serve-fixed-report.json"
+    with Store(_store()) as store:
+        report.write_text(json.dumps(check_answer(store, answer), ensure_ascii=False), encoding="utf-8")
+    server = Server(report, fixed=True)
+    out: dict[str, dict[str, Any]] = {}
+    try:
+        for kind in ("raw", "httpx") if client == "both" else (client,):
+            tail = " httpx" if kind == "httpx" else ""
+            out["fixed" + tail] = run_async(_checks(server.url, answer, clients=clients, seconds=seconds,
+                                                    max_requests=max_requests, new_answers=False, client=kind))
+            out["fixed health" + tail] = run_async(_health(server.url, clients=clients, requests=2000, client=kind))
+        return out
     finally:
         server.stop()
 
@@ -286,6 +421,8 @@ _NAMES = {
     "gate unseen": ("serve gate per streamed sentence, unseen, 1 stream", "p99_ms", "<= 5 ms p99"),
     "refused": ("serve gate per line, refused unverified (HTTP floor)", "p99_ms", None),
     "health": ("serve GET /healthz (HTTP floor)", "requests_per_s", None),
+    "fixed": ("fixed-body server, POST of the answer (client floor)", "checks_per_s", None),
+    "fixed health": ("fixed-body server, GET /healthz (client floor)", "requests_per_s", None),
 }
 
 
@@ -295,12 +432,13 @@ def _rows(label: str, before: dict[str, dict[str, Any]], after: dict[str, dict[s
                                            "p99_ms", "<= 5 ms p99")}
     rows = []
     for key, result in after.items():
-        name, figure, target = names[key]
+        httpx = key.endswith(" httpx")
+        name, figure, target = names[key.removesuffix(" httpx")]
         base = before.get(key, {})
         ratio = None
         if base.get(figure) and result.get(figure):
             ratio = (result[figure] / base[figure] if figure.endswith("_per_s") else base[figure] / result[figure])
-        rows.append({"benchmark": name + label, **{k: v for k, v in result.items()},
+        rows.append({"benchmark": name + (", httpx client" if httpx else "") + label, **{k: v for k, v in result.items()},
                      "baseline": base.get(figure), "baseline_p50_ms": base.get("p50_ms"),
                      "x_baseline": round(ratio, 2) if ratio else None,
                      "target": target})
@@ -308,14 +446,24 @@ def _rows(label: str, before: dict[str, dict[str, Any]], after: dict[str, dict[s
 
 
 def run(clients: int = 50, seconds: float = 20, max_requests: int = 2000, streams: int = 10,
-        rounds: int = 10) -> list[dict[str, Any]]:
-    """The baseline service, then the served one, each on a fresh store; rows for :func:`benchmarks.common.emit`."""
+        rounds: int = 10, *, client: str = "raw", gate: bool = True, against: Path | None = None,
+        floor: bool = False) -> list[dict[str, Any]]:
+    """The baseline service, then the served one, each on a fresh store; rows for :func:`benchmarks.common.emit`.
+
+    ``against``: the baseline is ``graphcite serve`` as shipped in that tree (e.g. a worktree of an
+    earlier commit) instead of the first-round service. ``floor``: add the fixed-body server's rows.
+    """
     answer = json.loads(ANSWER.read_text(encoding="utf-8"))
     options = {"clients": clients, "seconds": seconds, "max_requests": max_requests, "streams": streams,
-               "rounds": rounds}
-    before = _measure(_store(), answer, baseline=True, **options)
+               "rounds": rounds, "client": client, "gate": gate}
+    before = (_measure(_store(), answer, baseline=False, tree=against, **options) if against is not None
+              else _measure(_store(), answer, baseline=True, **options))
     after = _measure(_store(), answer, baseline=False, **options)
-    return _rows("", before, after, streams)
+    rows = _rows("", before, after, streams)
+    if floor:
+        rows += _rows("", {}, _measure_floor(answer, clients=clients, seconds=seconds, max_requests=max_requests,
+                                             client=client), streams)
+    return rows
 
 
 def run_engines(clients: int, seconds: float, max_requests: int) -> list[dict[str, Any]]:
@@ -355,16 +503,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=10, help="times the 7 sentences are streamed per stream")
     parser.add_argument("--engines", action="store_true",
                         help="answer checks on DuckDB and on PostgreSQL with 1 and 2 server processes instead")
+    parser.add_argument("--client", choices=("raw", "httpx", "both"), default="raw",
+                        help="the HTTP client: raw (benchmarks/rawhttp.py, the default), httpx, or both")
+    parser.add_argument("--no-gate", action="store_true", help="answer checks only (no gate, no /healthz)")
+    parser.add_argument("--against", type=Path, metavar="TREE",
+                        help="baseline: graphcite serve from TREE (a worktree of another commit), not memo=False")
+    parser.add_argument("--floor", action="store_true",
+                        help="also measure a fixed-body server (uvicorn and a bare ASGI app): the client's floor")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--serve-baseline", metavar="DB", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-fixed", metavar="REPORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve_baseline:
         _serve_baseline(args.serve_baseline)
         return 0
+    if args.serve_fixed:
+        _serve_fixed(args.serve_fixed)
+        return 0
     if args.engines:
         emit(run_engines(args.clients, args.seconds, args.max_requests), args.json)
         return 0
-    emit(run(args.clients, args.seconds, args.max_requests, args.streams, args.rounds), args.json)
+    emit(run(args.clients, args.seconds, args.max_requests, args.streams, args.rounds, client=args.client,
+             gate=not args.no_gate, against=args.against, floor=args.floor), args.json)
     return 0
 
 
