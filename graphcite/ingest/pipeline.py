@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from graphcite.distributed.runtime import check_engine, check_workers
 from graphcite.errors import IngestError, make_error
@@ -116,12 +117,26 @@ class _Writer:
             if tables:
                 rows = pa.concat_tables(tables)
                 if name in _SORTED_WRITES:
-                    rows = rows.sort_by([(column, "ascending") for column in rows.column_names])
+                    rows = _in_key_order(rows)
                 store.bulk_insert(name, rows, or_ignore=True)
             tables.clear()
         store.bulk_insert("source_link", self.links, or_ignore=True)
         self.revisions, self.links = [], []
         self.rows = self.chars = 0
+
+
+def _in_key_order(rows: pa.Table) -> pa.Table:
+    """``rows`` sorted by all their (text) columns, first to last: the order ``sort_by`` gives, at about a
+    third of its cost. Each column is dictionary-encoded and replaced by the rank of its value among the
+    distinct values, so the sort compares integers (a corpus has few distinct terms and unit ids per row)."""
+    if rows.num_rows == 0:
+        return rows
+    ranks = {}
+    for name in rows.column_names:
+        encoded = pc.dictionary_encode(rows[name]).combine_chunks()
+        ranks[name] = pc.take(pc.rank(encoded.dictionary, sort_keys="ascending"), encoded.indices)
+    order = pc.sort_indices(pa.table(ranks), sort_keys=[(name, "ascending") for name in rows.column_names])
+    return rows.take(order)
 
 
 def _check_arguments(paths: Sequence[str | os.PathLike[str]], jobs: int, engine: str,

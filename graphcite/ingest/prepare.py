@@ -222,10 +222,10 @@ def _unit_values(doc_text: str, unit: ParsedUnit,
             if header and header not in header_units:
                 header_units[header] = values.unit_from_header(header)
             header_unit = header_units[header] if header else None
-            for value in values.extract_values(doc_text[start:end], default_unit=header_unit):
+            for value in values.values_in(doc_text[start:end], header_unit):
                 yield value, start, header
         return
-    for value in values.extract_values(doc_text[unit.start:unit.end]):
+    for value in values.values_in(doc_text[unit.start:unit.end]):
         yield value, unit.start, ""
 
 

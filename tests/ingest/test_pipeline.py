@@ -282,3 +282,21 @@ def test_sigkill_during_ingest_leaves_only_complete_revisions_and_no_workers(tmp
     assert mid_ingest >= 1, "no kill landed while the ingest was running"
     print(f"kill test: {KILL_ITERATIONS} kills, {mid_ingest} while running; "
           f"{outcomes.count(1)} rolled back, {outcomes.count(files)} committed")
+
+
+def test_postings_are_written_in_the_order_a_full_sort_gives() -> None:
+    """The ranked sort of the posting rows is the order ``sort_by`` on both columns gives (byte order)."""
+    import pyarrow as pa
+
+    from graphcite.ingest.pipeline import _in_key_order
+
+    rng = random.Random(3)
+    words = ["retry", "Retry", "relay", "été", "z", "a", "ab", "a-b", "v1.2", "10", "9", "İ", ""]
+    rows = [(rng.choice(words), f"{rng.randrange(16**4):04x}") for _ in range(3000)]
+    chunks = [pa.table({"term": [t for t, _ in part], "unit_id": [u for _, u in part]})
+              for part in (rows[:1000], rows[1000:2500], rows[2500:])]
+    table = pa.concat_tables(chunks)
+    ordered = _in_key_order(table)
+    assert ordered.equals(table.sort_by([("term", "ascending"), ("unit_id", "ascending")]))
+    assert ordered.to_pylist() == [{"term": t, "unit_id": u} for t, u in sorted(rows, key=lambda r: (r[0].encode(), r[1]))]
+    assert _in_key_order(table.slice(0, 0)).num_rows == 0

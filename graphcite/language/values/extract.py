@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 
 from graphcite.language.values.datereading import DateReader
 from graphcite.language.values.numbers import (
@@ -81,7 +83,7 @@ from graphcite.language.values.unitwords import (
 )
 from graphcite.models import ExtractedValue
 
-__all__ = ["extract_values", "unit_from_header"]
+__all__ = ["MEMO_CHARS", "extract_values", "unit_from_header", "values_in"]
 
 
 class _Scanner(UnitReader, DateReader):
@@ -517,43 +519,81 @@ def extract_values(text: str, *, default_unit: str | None = None) -> list[Extrac
     ``default_unit`` (a canonical unit such as "millisecond", from :func:`unit_from_header`) is given
     to bare numbers, for table cells under a header like "Timeout (ms)".
     """
-    return _extract(text, default_unit or None)
+    return list(values_in(text, default_unit or None))
+
+
+#: Texts up to this many code points are remembered with their values (table cells, headings and short
+#: list items repeat across a corpus: "| 300 |" under "Timeout (ms)" is read once).
+MEMO_CHARS = 96
+
+
+def values_in(text: str, default_unit: str | None = None) -> Sequence[ExtractedValue]:
+    """:func:`extract_values` without the copy: a short text's values come from a memo (a tuple, shared:
+    do not change it). The values are frozen and depend on ``text`` and ``default_unit`` alone."""
+    if len(text) <= MEMO_CHARS:
+        return _remembered(text, default_unit)
+    return _extract(text, default_unit)
+
+
+@lru_cache(maxsize=65_536)
+def _remembered(text: str, default_unit: str | None) -> tuple[ExtractedValue, ...]:
+    return tuple(_extract(text, default_unit))
 
 
 def _extract(text: str, default_unit: str | None, *, fast: bool = True) -> list[ExtractedValue]:
-    """extract_values; ``fast=False`` turns off the one-step path for plain quantities (tests compare)."""
+    """extract_values; ``fast=False`` turns off the one-step path for plain quantities (tests compare).
+
+    The anchors (digit runs and number words) are found lazily, each search starting past the scanner's
+    floor: a hash, a URL or a long identifier costs one search instead of a tuple per digit run in it.
+    The anchors visited are exactly those a full left-to-right scan would give: a digit run is always
+    taken whole (a search landing inside one moves past it), and a word anchor is a whole word.
+    """
     if not text:
         return []
-    digits = [(m.start(), 0, m.end()) for m in DIGIT_ANCHOR.finditer(text)]
     lowered = text.lower()
     if len(lowered) == len(text):  # offsets carry over (a few characters lengthen when lowercased)
-        words = [(m.start(), 1, m.end()) for m in WORD_ANCHOR_LOWER.finditer(lowered)]
+        word_search, word_text = WORD_ANCHOR_LOWER.search, lowered
     else:
-        words = [(m.start(), 1, m.end()) for m in WORD_ANCHOR.finditer(text)]
-    if not digits and not words:
+        word_search, word_text = WORD_ANCHOR.search, text
+    digit_search = DIGIT_ANCHOR.search
+    digit = digit_search(text)
+    word = word_search(word_text)
+    if digit is None and word is None:
         return []
-    anchors = sorted(digits + words) if words and digits else digits or words
     urls: list[tuple[int, int]] = []
     if "://" in text or "www." in text:
         urls = [(m.start(), m.end()) for m in URL.finditer(text)]
     scanner = _Scanner(text, default_unit, fast=fast)
     url_index = 0
-    for pos, is_word, anchor_end in anchors:
-        if pos < scanner.floor:
-            continue
-        if urls:
-            while url_index < len(urls) and urls[url_index][1] <= pos:
-                url_index += 1
-            if url_index < len(urls) and urls[url_index][0] <= pos:
-                scanner.floor = urls[url_index][1]
-                continue
-        try:
-            if is_word:
-                scanner.at_word(pos, anchor_end)
-            else:
-                scanner.at_digit(pos, anchor_end)
-        except (ValueError, OverflowError, ZeroDivisionError, IndexError):  # pragma: no cover - last resort
-            scanner.floor = max(scanner.floor, pos + 1)  # a malformed number never stops ingest
+    while digit is not None or word is not None:
+        if word is None or (digit is not None and digit.start() < word.start()):
+            pos, anchor_end, is_word = digit.start(), digit.end(), False  # type: ignore[union-attr]
+            digit = digit_search(text, anchor_end)
+        else:
+            pos, anchor_end, is_word = word.start(), word.end(), True
+            word = word_search(word_text, anchor_end)
+        if pos >= scanner.floor:
+            if urls:
+                while url_index < len(urls) and urls[url_index][1] <= pos:
+                    url_index += 1
+                if url_index < len(urls) and urls[url_index][0] <= pos:
+                    scanner.floor = urls[url_index][1]
+                    pos = -1
+            if pos >= 0:
+                try:
+                    if is_word:
+                        scanner.at_word(pos, anchor_end)
+                    else:
+                        scanner.at_digit(pos, anchor_end)
+                except (ValueError, OverflowError, ZeroDivisionError, IndexError):  # pragma: no cover - last resort
+                    scanner.floor = max(scanner.floor, pos + 1)  # a malformed number never stops ingest
+        floor = scanner.floor
+        if digit is not None and digit.start() < floor:
+            digit = digit_search(text, floor)
+            if digit is not None and digit.start() == floor and DIGIT_ANCHOR.match(text, floor - 1):
+                digit = digit_search(text, digit.end())  # the rest of a run that began before the floor
+        if word is not None and word.start() < floor:
+            word = word_search(word_text, floor)  # never inside a word: the pattern starts at a word boundary
     return scanner.out
 
 
