@@ -10,7 +10,6 @@ read by the same function, so the two sides agree on every word ("putting" is "p
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from graphcite.language.nlp import lemma
 from graphcite.language.words import STOPWORDS
@@ -23,7 +22,6 @@ TOKEN_PATTERN = r"[a-z0-9]++(?:[.\-][a-z0-9]++)*+"
 _TOKEN_RE = re.compile(TOKEN_PATTERN)
 
 
-@lru_cache(maxsize=100_000)
 def _term(word: str) -> str | None:
     """The index term of one lowercased token, or None for a stopword (before or after lemmatising)
     and a single letter."""
@@ -33,8 +31,24 @@ def _term(word: str) -> str | None:
     return None if term in STOPWORDS else term
 
 
+class _Terms(dict[str, str | None]):
+    """token -> index term (None for a stopword), filled on first sight. A plain dict's lookup is what
+    ``content_terms`` pays per distinct token of every unit (a third less than an ``lru_cache`` call);
+    past :data:`_TERMS_HELD` tokens it starts afresh, so memory stays bounded on any corpus."""
+
+    def __missing__(self, word: str) -> str | None:
+        if len(self) >= _TERMS_HELD:
+            self.clear()
+        term = self[word] = _term(word)
+        return term
+
+
+_TERMS_HELD = 200_000
+_TERMS = _Terms()
+
+
 def content_terms(text: str) -> list[str]:
     """Distinct lemmatised content terms of ``text`` in first-seen order (stopwords dropped, numbers kept)."""
-    terms = dict.fromkeys(map(_term, dict.fromkeys(_TOKEN_RE.findall(text.lower()))))
+    terms = dict.fromkeys(map(_TERMS.__getitem__, dict.fromkeys(_TOKEN_RE.findall(text.lower()))))
     terms.pop(None, None)
     return list(terms)

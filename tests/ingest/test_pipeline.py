@@ -16,6 +16,7 @@ import pytest
 
 from graphcite.errors import IngestError
 from graphcite.ingest import ingest, list_sources, show_unit
+from graphcite.ingest.prepare import prepare_file
 from graphcite.store import Store
 
 DECISION = """---
@@ -300,3 +301,26 @@ def test_postings_are_written_in_the_order_a_full_sort_gives() -> None:
     assert ordered.equals(table.sort_by([("term", "ascending"), ("unit_id", "ascending")]))
     assert ordered.to_pylist() == [{"term": t, "unit_id": u} for t, u in sorted(rows, key=lambda r: (r[0].encode(), r[1]))]
     assert _in_key_order(table.slice(0, 0)).num_rows == 0
+
+
+def test_ingest_spares_the_collector_and_undoes_it(tmp_path: Path, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Long-lived objects are frozen only while the ingest runs; a caller's own freeze is left alone."""
+    import gc
+
+    from graphcite.ingest import pipeline
+
+    (tmp_path / "a.md").write_text("# A\n\nThe relay waits 250 ms.\n", encoding="utf-8")
+    seen: list[int] = []
+    monkeypatch.setattr(pipeline, "prepare_file",
+                        lambda *args, **kwargs: (seen.append(gc.get_freeze_count()), prepare_file(*args, **kwargs))[1])
+    assert gc.get_freeze_count() == 0
+    ingest(store, [tmp_path])
+    assert seen[0] > 1000 and gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        (tmp_path / "a.md").write_text("# A\n\nThe relay waits 300 ms.\n", encoding="utf-8")
+        ingest(store, [tmp_path])
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -82,3 +83,14 @@ def test_prepared_postings_follow_the_units(tmp_path: Path) -> None:
     assert rows == [{"term": term, "unit_id": unit["unit_id"]} for unit in units for term in content_terms(unit["text"])]
     assert prepared.postings.num_rows == len(rows) and [name for name, _ in prepared.tables()] == [
         "evidence_unit", "typed_value", "term_posting"]
+
+
+def test_the_token_memo_stays_bounded_and_never_changes_terms(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graphcite.ingest import terms
+
+    text = "The clients were dying: 3 retries on long-term v1.2 queues, not a b; Retries! " * 2
+    want = content_terms(text)
+    monkeypatch.setattr(terms, "_TERMS_HELD", 4)
+    monkeypatch.setattr(terms, "_TERMS", terms._Terms())
+    assert content_terms(text) == want and len(terms._TERMS) <= 4
+    assert content_terms("putting dying relays") == ["die", "relay"] and len(terms._TERMS) <= 4
