@@ -1,8 +1,13 @@
 """The service under load: a real HTTP client against a running ``graphcite serve`` on 127.0.0.1.
 
 * answer checks per second of the bundled 7-claim answer (``POST /v1/check``), from ``--clients``
-  concurrent asyncio+httpx clients, bounded by ``--seconds`` and ``--max-requests``; once re-checking
-  the same stored answer, once with a new answer revision per request (new id: stored and decomposed);
+  concurrent keep-alive connections, bounded by ``--seconds`` and ``--max-requests``; once re-checking
+  the same stored answer, once with a new answer revision per request (new id: stored and decomposed).
+  Every response is read whole and parsed; a status other than 200 or a report without 7 claims is
+  a failure. The client is :mod:`benchmarks.rawhttp` (asyncio on uvloop, real sockets); ``--client
+  httpx`` or ``both`` adds httpx, which costs as much CPU per request as the server's HTTP layer and
+  on a 2-core machine is the floor of what can be shown (``--floor``: both clients against a
+  fixed-body server, which does nothing but answer a stored report);
 * per-sentence gate latency (``POST /v1/gate``): one chunked request per stream, each sentence sent
   only after the previous verdict came back, so the time from sending a line to reading its verdict
   is the latency a streaming caller sees; p50/p99 over one stream and over ``--streams`` at once.
@@ -16,9 +21,13 @@ this module) and against ``graphcite serve`` as shipped (``served``), each on it
 ``x_baseline`` is the served figure over the baseline's (throughput: higher is better; latency:
 baseline over served, so higher is better too). The gate is measured on sentences the server has
 seen (the bundled answer's, as a RAG application re-checking its answers sends) and on sentences it
-has never seen (each made unique, so decomposition and every rule run).
+has never seen (each made unique, so decomposition and every rule run). ``--against TREE`` compares
+answer checks with ``graphcite serve`` from another tree instead (a worktree of an earlier commit),
+both servers up at once and measured in turns.
 
     python -m benchmarks.serve [--clients 50] [--seconds 20] [--max-requests 2000] [--streams 10] [--json]
+    python -m benchmarks.serve --no-gate --floor --client both   # checks only; the clients' own floor
+    python -m benchmarks.serve --against /tmp/wt_base --repeat 3 --seconds 10   # this tree vs another
     python -m benchmarks.serve --engines [--clients 50] [--seconds 20]   # DuckDB vs PostgreSQL x1, x2 processes
 """
 
@@ -26,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import json
 import os
 import re
@@ -54,8 +64,12 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[index]
 
 
+_COPIES: list[Path] = []
+
+
 def _store() -> Path:
-    """A fresh copy of the bundled corpus store (ingested once into benchmarks/data/)."""
+    """A fresh copy of the bundled corpus store (ingested once into benchmarks/data/), named for this
+    process (two benchmark runs at once do not share one), removed when the process ends."""
     from graphcite.ingest import ingest
     from graphcite.store import Store
 
@@ -64,11 +78,20 @@ def _store() -> Path:
     if not base.exists():
         with Store(base) as store:
             ingest(store, [CORPUS])
-    copy = DATA / "serve-bench.duckdb"
+    if not _COPIES:
+        atexit.register(_remove_copies)
+    copy = DATA / f"serve-bench-{os.getpid()}-{len(_COPIES)}.duckdb"
+    _COPIES.append(copy)
     for stale in (copy, copy.with_name(copy.name + ".wal")):
         stale.unlink(missing_ok=True)
     shutil.copy(base, copy)
     return copy
+
+
+def _remove_copies() -> None:
+    for copy in _COPIES:
+        for path in (copy, copy.with_name(copy.name + ".wal")):
+            path.unlink(missing_ok=True)
 
 
 def _command() -> list[str]:
@@ -178,10 +201,25 @@ class Server:
             self.process.kill()
 
 
+def _cpu_seconds(pid: int | None) -> float:
+    """User plus system CPU time of process ``pid`` so far (0 where /proc cannot tell)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: float, max_requests: int,
-                  new_answers: bool, client: str = "raw") -> dict[str, Any]:
+                  new_answers: bool, client: str = "raw", pid: int | None = None) -> dict[str, Any]:
     """``POST /v1/check`` from ``clients`` concurrent keep-alive connections; every response is read,
-    parsed and checked (status 200, 7 claims), and anything else is counted as a failure."""
+    parsed and checked (status 200, 7 claims), and anything else is counted as a failure.
+
+    ``pid``: the server process, whose CPU time per check is reported too (``server_cpu_ms``): unlike
+    throughput, it hardly moves when other processes load the machine; ``client_cpu_ms`` is this
+    process's own (client and body parsing)."""
     latencies: list[float] = []
     failures = 0
     kinds: list[str] = []
@@ -246,17 +284,22 @@ async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: fl
 
             await asyncio.gather(*(worker(i) for i in range(clients)))
 
-    began = time.perf_counter()
+    began, cpu, own = time.perf_counter(), _cpu_seconds(pid), time.process_time()
     if client == "httpx":
         await httpx_workers()
     else:
         await asyncio.gather(*(raw_worker(i) for i in range(clients)))
-    elapsed = time.perf_counter() - began
+    elapsed, cpu, own = time.perf_counter() - began, _cpu_seconds(pid) - cpu, time.process_time() - own
     if kinds:
         print("failures, first few: " + " | ".join(kinds), file=sys.stderr)
-    return {"requests": len(latencies), "failures": failures, "seconds": round(elapsed, 2),
-            "checks_per_s": round(len(latencies) / elapsed, 2),
-            "p50_ms": round(_percentile(latencies, 50) * 1000, 1), "p99_ms": round(_percentile(latencies, 99) * 1000, 1)}
+    out = {"requests": len(latencies), "failures": failures, "seconds": round(elapsed, 2),
+           "checks_per_s": round(len(latencies) / elapsed, 2),
+           "p50_ms": round(_percentile(latencies, 50) * 1000, 1), "p99_ms": round(_percentile(latencies, 99) * 1000, 1)}
+    if pid is not None and latencies:
+        out["server_cpu_ms"] = round(cpu * 1000 / len(latencies), 2)
+    if latencies:
+        out["client_cpu_ms"] = round(own * 1000 / len(latencies), 2)
+    return out
 
 
 async def _health(url: str, *, clients: int, requests: int, client: str = "raw") -> dict[str, Any]:
@@ -356,10 +399,10 @@ def _unseen(answer: dict[str, Any], count: int) -> list[bytes]:
 
 def _measure(db: Path | str, answer: dict[str, Any], *, baseline: bool, clients: int, seconds: float,
              max_requests: int, streams: int, rounds: int, gate: bool = True, extra: tuple[str, ...] = (),
-             client: str = "raw", tree: Path = ROOT) -> dict[str, dict[str, Any]]:
+             client: str = "raw") -> dict[str, dict[str, Any]]:
     """Every figure of one server, by name (``client``: raw, httpx or both; httpx rows end in ' httpx')."""
     sentences = [json.dumps(c).encode() + b"\n" for c in answer["claims"]] * rounds
-    server = Server(db, *extra, baseline=baseline, tree=tree)
+    server = Server(db, *extra, baseline=baseline)
     out: dict[str, dict[str, Any]] = {}
     kinds = ("raw", "httpx") if client == "both" else (client,)
     try:
@@ -368,7 +411,7 @@ def _measure(db: Path | str, answer: dict[str, Any], *, baseline: bool, clients:
             for kind in kinds:
                 out["check" + (" new" if new else "") + (" httpx" if kind == "httpx" else "")] = run_async(_checks(
                     server.url, answer, clients=clients, seconds=seconds, max_requests=max_requests,
-                    new_answers=new, client=kind))
+                    new_answers=new, client=kind, pid=server.process.pid))
         if gate:
             # "seen": each sentence streamed once, untimed, so the rows measure what their name says (the
             # first pass over a sentence is the "unseen" row's cost; the check requests above go through
@@ -407,7 +450,8 @@ def _measure_floor(answer: dict[str, Any], *, clients: int, seconds: float, max_
         for kind in ("raw", "httpx") if client == "both" else (client,):
             tail = " httpx" if kind == "httpx" else ""
             out["fixed" + tail] = run_async(_checks(server.url, answer, clients=clients, seconds=seconds,
-                                                    max_requests=max_requests, new_answers=False, client=kind))
+                                                    max_requests=max_requests, new_answers=False, client=kind,
+                                                    pid=server.process.pid))
             out["fixed health" + tail] = run_async(_health(server.url, clients=clients, requests=2000, client=kind))
         return out
     finally:
@@ -446,23 +490,57 @@ def _rows(label: str, before: dict[str, dict[str, Any]], after: dict[str, dict[s
 
 
 def run(clients: int = 50, seconds: float = 20, max_requests: int = 2000, streams: int = 10,
-        rounds: int = 10, *, client: str = "raw", gate: bool = True, against: Path | None = None,
-        floor: bool = False) -> list[dict[str, Any]]:
+        rounds: int = 10, *, client: str = "raw", gate: bool = True, floor: bool = False) -> list[dict[str, Any]]:
     """The baseline service, then the served one, each on a fresh store; rows for :func:`benchmarks.common.emit`.
-
-    ``against``: the baseline is ``graphcite serve`` as shipped in that tree (e.g. a worktree of an
-    earlier commit) instead of the first-round service. ``floor``: add the fixed-body server's rows.
-    """
+    ``floor``: add the fixed-body server's rows."""
     answer = json.loads(ANSWER.read_text(encoding="utf-8"))
     options = {"clients": clients, "seconds": seconds, "max_requests": max_requests, "streams": streams,
                "rounds": rounds, "client": client, "gate": gate}
-    before = (_measure(_store(), answer, baseline=False, tree=against, **options) if against is not None
-              else _measure(_store(), answer, baseline=True, **options))
+    before = _measure(_store(), answer, baseline=True, **options)
     after = _measure(_store(), answer, baseline=False, **options)
     rows = _rows("", before, after, streams)
     if floor:
         rows += _rows("", {}, _measure_floor(answer, clients=clients, seconds=seconds, max_requests=max_requests,
                                              client=client), streams)
+    return rows
+
+
+def run_against(tree: Path, repeat: int, clients: int = 50, seconds: float = 10, max_requests: int = 3000,
+                client: str = "raw") -> list[dict[str, Any]]:
+    """Answer checks/s of ``graphcite serve`` from ``tree`` (the baseline, e.g. a worktree of an earlier
+    commit) and from this tree, both running at once on their own fresh stores, measured in turns
+    (``repeat`` rounds, the order swapped each round) so both see the same machine load; each row is
+    the round with the median throughput, ``runs`` every round's figure."""
+    answer = json.loads(ANSWER.read_text(encoding="utf-8"))
+    servers = {"baseline": Server(_store(), tree=tree), "served": Server(_store())}
+    results: dict[str, dict[str, list[dict[str, Any]]]] = {name: {} for name in servers}
+    try:
+        for server in servers.values():
+            run_async(_checks(server.url, answer, clients=4, seconds=5, max_requests=8, new_answers=False))
+        for turn in range(repeat):
+            order = list(servers) if turn % 2 == 0 else list(reversed(servers))
+            for new in (False, True):
+                key = "check new" if new else "check"
+                for name in order:
+                    results[name].setdefault(key, []).append(run_async(_checks(
+                        servers[name].url, answer, clients=clients, seconds=seconds, max_requests=max_requests,
+                        new_answers=new, client=client, pid=servers[name].process.pid)))
+    finally:
+        for server in servers.values():
+            server.stop()
+
+    def median(runs: list[dict[str, Any]]) -> dict[str, Any]:
+        ordered = sorted(runs, key=lambda r: r["checks_per_s"])
+        return {**ordered[(len(ordered) - 1) // 2], "runs": "/".join(f"{r['checks_per_s']:.0f}" for r in runs)}
+
+    before = {key: median(runs) for key, runs in results["baseline"].items()}
+    after = {key: median(runs) for key, runs in results["served"].items()}
+    rows = _rows(f" vs {tree}", before, after, 1)
+    for row, key in zip(rows, after, strict=True):
+        cpu = [statistics.median(r["server_cpu_ms"] for r in results[name][key] if "server_cpu_ms" in r)
+               for name in ("baseline", "served")]
+        row.update(baseline_runs=before[key]["runs"], server_cpu_ms=cpu[1], baseline_server_cpu_ms=cpu[0],
+                   x_cpu=round(cpu[0] / cpu[1], 2) if cpu[1] else None)
     return rows
 
 
@@ -507,7 +585,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the HTTP client: raw (benchmarks/rawhttp.py, the default), httpx, or both")
     parser.add_argument("--no-gate", action="store_true", help="answer checks only (no gate, no /healthz)")
     parser.add_argument("--against", type=Path, metavar="TREE",
-                        help="baseline: graphcite serve from TREE (a worktree of another commit), not memo=False")
+                        help="answer checks only, against graphcite serve from TREE (a worktree of another commit), "
+                        "both servers up at once and measured in turns")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of turns with --against (median kept)")
     parser.add_argument("--floor", action="store_true",
                         help="also measure a fixed-body server (uvicorn and a bare ASGI app): the client's floor")
     parser.add_argument("--json", action="store_true")
@@ -523,8 +603,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.engines:
         emit(run_engines(args.clients, args.seconds, args.max_requests), args.json)
         return 0
+    if args.against:
+        emit(run_against(args.against, args.repeat, args.clients, args.seconds, args.max_requests, args.client),
+             args.json)
+        return 0
     emit(run(args.clients, args.seconds, args.max_requests, args.streams, args.rounds, client=args.client,
-             gate=not args.no_gate, against=args.against, floor=args.floor), args.json)
+             gate=not args.no_gate, floor=args.floor), args.json)
     return 0
 
 
