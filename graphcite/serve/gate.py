@@ -1,9 +1,10 @@
 """``POST /v1/gate`` as a stream: NDJSON sentences in, one verdict out as soon as each is checked.
 
 :class:`GateStream` is an ASGI response that reads the request body while it writes the response, so
-a client can send a sentence, read its verdict and only then send the next one. The lines are handed
-to :func:`graphcite.verify.check.gate_stream` (the same function as ``graphcite gate --stream``)
-running in one worker thread; each verdict crosses back to the event loop and is flushed at once.
+a client can send a sentence, read its verdict and only then send the next one. Each line is checked by
+:func:`graphcite.verify.check.gate_line` (what ``graphcite gate --stream`` runs per line) in one hop to a
+worker thread and back, and its verdict is flushed at once; a line seen before under the same evidence
+is answered from memory on the event loop, without a thread.
 
 Records, one per line (or one server-sent event each with ``Accept: text/event-stream``):
 
@@ -22,26 +23,22 @@ from __future__ import annotations
 
 import json
 import logging
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
-import anyio.from_thread
 import anyio.to_thread
-from anyio.streams.memory import MemoryObjectSendStream
 from starlette.requests import ClientDisconnect, Request
 
 from graphcite.models import STATUS_DISPLAY, UNVERIFIED_DISPLAY
 from graphcite.serve.errors import BodyTooLarge
 from graphcite.serve.service import Service
-from graphcite.verify.check import gate_stream
+from graphcite.verify.check import gate_line
 
 __all__ = ["UNSUPPORTED_MODES", "GateStream", "split_lines", "status_label"]
 
 UNSUPPORTED_MODES = ("mark", "remove")
 log = logging.getLogger("graphcite.serve")
-_POLL = 0.25  # seconds between checks of the per-sentence deadline while waiting for a verdict
 
 
 async def split_lines(chunks: AsyncIterator[bytes], max_bytes: int) -> AsyncIterator[bytes]:
@@ -89,10 +86,9 @@ class GateStream:
         self.mode = mode
         self.sse = sse
         self.counts = {"lines": 0, "passed": 0, "failed": 0, "errors": 0}
-        self._lines: AsyncIterator[bytes] | None = None
-        self._deadline: float | None = None
-        self._stop = False
-        self._timed_out = False
+        settings = service.settings
+        # what a verdict depends on besides the line itself and the evidence generation
+        self._setting = (audience, settings.config.hash, repr(settings.limits), settings.max_line_bytes)
 
     # -- records ------------------------------------------------------------------------------------
     def _shape(self, record: dict[str, Any]) -> dict[str, Any]:
@@ -124,81 +120,68 @@ class GateStream:
             return f"event: {event}\ndata: {text}\n\n".encode()
         return (text + "\n").encode("utf-8")
 
-    # -- the worker thread and its line source -------------------------------------------------------
-    async def _next_line(self) -> bytes | None:
-        """The next body line, or None at the end; the line's time limit starts when it is handed over."""
-        assert self._lines is not None
-        if self._stop:
-            return None
-        try:
-            line = await self._lines.__anext__()
-        except StopAsyncIteration:
-            return None
-        self.counts["lines"] += 1
-        self._deadline = time.monotonic() + self.service.settings.timeout
-        return line
+    # -- one sentence --------------------------------------------------------------------------------
+    def _remembered(self, number: int, raw: bytes) -> dict[str, Any] | None:
+        """The verdict of a line seen before under this evidence, on the event loop (no thread), or None."""
+        warm = self.service.warm
+        if not warm.fresh():
+            return None  # the evidence fingerprint is due for a check: the worker thread's view does it
+        found = warm.remembered(_VERDICTS, (raw, self._setting))
+        return {"line": number, **found} if isinstance(found, dict) else None
 
-    def _thread_lines(self) -> Iterator[bytes]:
-        while True:
-            line = anyio.from_thread.run(self._next_line)
-            if line is None:
-                return
-            yield line
-
-    def _run(self, out: MemoryObjectSendStream[dict[str, Any]]) -> None:
+    def _check(self, number: int, raw: bytes) -> dict[str, Any] | None:
+        """Line ``number`` checked in a worker thread on a pooled view; a verdict made from evidence reads
+        alone is remembered for the evidence generation it was read under."""
         settings = self.service.settings
         with self.service.reader() as store:
-            for verdict in gate_stream(store, self._thread_lines(), config=settings.config, audience=self.audience,
-                                       limits=settings.limits, max_line_chars=settings.max_line_bytes,
-                                       verifier=self.service.verifier):
-                self._deadline = None
-                anyio.from_thread.run(out.send, verdict)
-            self._deadline = None
-
-    async def _work(self, out: MemoryObjectSendStream[dict[str, Any]]) -> None:
-        async with out:
-            try:
-                await anyio.to_thread.run_sync(self._run, out, abandon_on_cancel=True,
-                                               limiter=self.service.stream_limiter)
-            except BodyTooLarge as exc:
-                await out.send({"line": self.counts["lines"] + 1, "error": str(exc), "code": exc.code})
-            except ClientDisconnect:
-                pass
-            except Exception as exc:  # a bug: the client gets a record, the log gets the traceback
-                log.error("error in the gate stream", exc_info=exc)
-                await out.send({"line": self.counts["lines"], "code": "E009",
-                                "error": "internal error: the stream ends here; the server log has details"})
-
-    async def _watchdog(self, scope: anyio.CancelScope) -> None:
-        """End the stream when a sentence handed to the checker has run over the time limit."""
-        while True:
-            await anyio.sleep(_POLL)
-            if self._deadline is not None and time.monotonic() > self._deadline:
-                self._timed_out = True
-                self._stop = True
-                scope.cancel()
-                return
+            warm = self.service.warm
+            generation, passthrough = warm.generation, getattr(store, "passthrough_reads", None)
+            record = gate_line(store, number, raw, config=settings.config, audience=self.audience,
+                               limits=settings.limits, max_line_chars=settings.max_line_bytes)
+            if record is not None and "error" not in record and passthrough is not None \
+                    and store.passthrough_reads == passthrough:  # type: ignore[attr-defined]
+                warm.remember(_VERDICTS, (raw, self._setting), {k: v for k, v in record.items() if k != "line"},
+                              generation)
+        return record
 
     # -- ASGI -----------------------------------------------------------------------------------------
+    async def _records(self) -> AsyncIterator[dict[str, Any]]:
+        """Each line's record as it is decided: from memory on the event loop, else one worker-thread hop
+        under the per-sentence time limit; an E801, E203 or E009 record ends the stream."""
+        limit = self.service.settings.timeout
+        try:
+            async for raw in split_lines(self.request.stream(), self.service.settings.max_line_bytes):
+                self.counts["lines"] += 1
+                number = self.counts["lines"]
+                record = self._remembered(number, raw)
+                if record is None:
+                    with anyio.move_on_after(limit) as scope:
+                        record = await anyio.to_thread.run_sync(self._check, number, raw, abandon_on_cancel=True,
+                                                                limiter=self.service.stream_limiter)
+                    if scope.cancelled_caught:
+                        yield {"line": number, "code": "E801",
+                               "error": f"line {number}: not checked within {limit:g} s; the stream ends here"}
+                        return
+                if record is not None:
+                    yield record
+        except BodyTooLarge as exc:
+            yield {"line": self.counts["lines"] + 1, "error": str(exc), "code": exc.code}
+        except ClientDisconnect:
+            pass
+        except Exception as exc:  # a bug: the client gets a record, the log gets the traceback
+            log.error("error in the gate stream", exc_info=exc)
+            yield {"line": self.counts["lines"], "code": "E009",
+                   "error": "internal error: the stream ends here; the server log has details"}
+
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         media = b"text/event-stream" if self.sse else b"application/x-ndjson"
-        self._lines = split_lines(self.request.stream(), self.service.settings.max_line_bytes)
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", media + b"; charset=utf-8"), (b"cache-control", b"no-store"),
             (b"x-accel-buffering", b"no")]})
-        out, verdicts = anyio.create_memory_object_stream[dict[str, Any]](16)
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(self._work, out)
-            tasks.start_soon(self._watchdog, tasks.cancel_scope)
-            async with verdicts:
-                async for record in verdicts:
-                    await send({"type": "http.response.body", "body": self._encode(self._shape(record)),
-                                "more_body": True})
-            tasks.cancel_scope.cancel()
-        if self._timed_out:
-            limit = self.service.settings.timeout
-            line = self.counts["lines"]
-            record = {"line": line, "code": "E801",
-                      "error": f"line {line}: not checked within {limit:g} s; the stream ends here"}
+        async for record in self._records():
             await send({"type": "http.response.body", "body": self._encode(self._shape(record)), "more_body": True})
         await send({"type": "http.response.body", "body": self._encode(self._summary()), "more_body": False})
+
+
+#: the kind of warm memory (graphcite.serve.warm.WarmReads.remember) gate verdicts are kept under
+_VERDICTS = "gate verdicts"

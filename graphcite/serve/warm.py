@@ -15,20 +15,31 @@ parsing might miss) is never cached; a query is cached only when everything it r
 view registered for one call is not: the view's rows are not part of the key).
 A query result is returned as a fresh list of fresh dicts, so a caller that edits what it got cannot poison
 the cache.
+
+Reads by id or by term (:mod:`graphcite.store.queries.verify_memo`: units, values, revisions, postings,
+which terms public units hold) go through one :class:`WarmMemo` per view over tables the whole process
+shares: each id or term is read once per evidence generation, whatever combination of them a new
+sentence asks for. The index vocabulary is kept too, so a term the index does not hold (a client's new
+word) is answered absent without a read: a sentence of new words costs no query at all.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from graphcite.lru import MISSING, LruCache
-from graphcite.store.queries.serve import evidence_fingerprint
+from graphcite.store.queries import verify_memo
+from graphcite.store.queries.serve import TERM_POSTINGS_OF_TERM, evidence_fingerprint, index_vocabulary
 
-__all__ = ["EVIDENCE_TABLES", "WarmReads", "WarmView", "tables_in"]
+__all__ = ["EVIDENCE_TABLES", "TERM_KINDS", "WarmMemo", "WarmReads", "WarmView", "tables_in"]
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 #: Tables that change only when evidence is ingested (or a source's pointer moves).
 EVIDENCE_TABLES = frozenset({"source", "source_revision", "evidence_unit", "typed_value", "source_link",
@@ -41,7 +52,11 @@ RECORD_TABLES = frozenset({"answer", "claim", "citation", "verification", "annot
                            "graphcite_meta"})
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WRITE = re.compile(r"^\s*(?:INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|COPY|TRUNCATE)\b", re.IGNORECASE)
-
+#: kinds of keyed evidence reads (graphcite.store.queries.verify) whose keys are index terms
+TERM_KINDS = frozenset({"term count", "term postings", "restricted postings", "public terms"})
+#: index terms kept in memory at most; a larger vocabulary is not kept (unknown terms are then read)
+MAX_VOCABULARY = 2_000_000
+_ABSENT = object()
 
 
 def tables_in(sql: str) -> frozenset[str]:
@@ -53,9 +68,17 @@ def tables_in(sql: str) -> frozenset[str]:
 class WarmReads:
     """The shared memory of one process: evidence-query answers, bounded by ``max_entries`` (LRU)."""
 
-    def __init__(self, *, max_entries: int = 20_000, check_every: float = 1.0) -> None:
+    def __init__(self, *, max_entries: int = 20_000, check_every: float = 1.0,
+                 memo_entries: int = verify_memo.MAX_ENTRIES, max_vocabulary: int = MAX_VOCABULARY) -> None:
         self.check_every = check_every
+        self.memo_entries = memo_entries
+        self.max_vocabulary = max_vocabulary
         self._entries: LruCache[tuple[str, str, str], Any] = LruCache(max_entries)
+        self._lock = threading.Lock()
+        #: per kind of keyed read (graphcite.store.queries.verify_memo), what each key read gave
+        self._keyed: dict[str, LruCache[Any, Any]] = {}
+        self._once: dict[str, Any] = {}
+        self._vocabulary: tuple[int, frozenset[str] | None] | None = None  # (generation, terms)
         self._tables: dict[str, bool] = {}
         self._fingerprint: tuple[Any, ...] | None = None
         self._checked = 0.0
@@ -64,6 +87,8 @@ class WarmReads:
         self.generation = 0
         #: bumped on every write to a record table through a view (answers, annotations, reviewers...)
         self.record_writes = 0
+        #: statements the views sent to the store (reads not answered from memory, and writes)
+        self.store_reads = 0
 
     def cacheable(self, sql: str) -> bool:
         """True for a read whose every table is an evidence table (decided once per SQL text)."""
@@ -85,8 +110,53 @@ class WarmReads:
         return self._entries.misses
 
     def clear(self) -> None:
-        self._entries.clear()
-        self.generation += 1
+        with self._lock:
+            self.generation += 1
+            self._entries.clear()
+            self._keyed = {}
+            self._once = {}
+            self._vocabulary = None
+
+    def vocabulary(self, store: Any) -> frozenset[str] | None:
+        """Every term the index holds (read once per generation), or None when there are too many to keep."""
+        generation, kept = self.generation, self._vocabulary
+        if kept is not None and kept[0] == generation:
+            return kept[1]
+        terms = index_vocabulary(getattr(store, "unwrapped", store), self.max_vocabulary)
+        with self._lock:
+            if self.generation == generation:
+                self._vocabulary = (generation, terms)
+        return terms
+
+    def fresh(self) -> bool:
+        """Whether the evidence fingerprint was compared less than ``check_every`` seconds ago: memory
+        may answer without asking the store first."""
+        return self._fingerprint is not None and time.monotonic() - self._checked < self.check_every
+
+    def remembered(self, kind: str, key: Hashable) -> Any:
+        """What :meth:`remember` kept for ``key`` in this generation, or :data:`~graphcite.lru.MISSING`."""
+        table = self._keyed.get(kind)
+        return MISSING if table is None else table.get(key)
+
+    def remember(self, kind: str, key: Hashable, value: Any, generation: int, max_entries: int = 20_000) -> None:
+        """Keep ``value``, an answer derived from the evidence reads of ``generation``, while it is current."""
+        table = self._table(kind, max_entries)
+        self._keep(generation, lambda: table.put(key, value))
+
+    # -- keyed reads (WarmMemo) ---------------------------------------------------------------------
+    def _table(self, kind: str, limit: int | None) -> LruCache[Any, Any]:
+        with self._lock:
+            table = self._keyed.get(kind)
+            if table is None:
+                table = self._keyed[kind] = LruCache(limit or self.memo_entries)
+            return table
+
+    def _keep(self, generation: int, keep: Callable[[], None]) -> None:
+        """Run ``keep`` (which stores what a read returned) only while the generation read under lasts:
+        a read that raced a write of evidence is used once and forgotten."""
+        with self._lock:
+            if self.generation == generation:
+                keep()
 
     def wrote(self, sql_or_table: str) -> None:
         """Something was written: drop everything when it touched an evidence table."""
@@ -135,6 +205,10 @@ class WarmView:
         #: reads that went to the store (a record table, or a write): an answer built while this
         #: stayed 0 depended on evidence reads only
         self.passthrough_reads = 0
+        self._reads = 0
+        self._memo = WarmMemo(store, warm)
+        # the verifier's keyed evidence reads (graphcite.store.queries.verify_memo.memo_of) go through it
+        verify_memo._MEMOS[self] = self._memo
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -143,6 +217,16 @@ class WarmView:
     def unwrapped(self) -> Any:
         return self._store
 
+    def _count(self) -> None:
+        self._reads += 1
+        self._warm.store_reads += 1  # unlocked: a statistic
+
+    @property
+    def store_reads(self) -> int:
+        """Statements this view sent to the store: reads not answered from memory, and writes (a keyed
+        read of the memo runs through :meth:`rows`, so it counts there)."""
+        return self._reads
+
     @property
     def warm(self) -> WarmReads:
         return self._warm
@@ -150,12 +234,19 @@ class WarmView:
     def rows(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         if not self._warm.cacheable(sql):
             self.passthrough_reads += 1
+            self._count()
             return self._store.rows(sql, params)
+        if sql == TERM_POSTINGS_OF_TERM and isinstance(params, Sequence) and len(params) == 1:
+            vocabulary = self._warm.vocabulary(self._store)
+            if vocabulary is not None and params[0] not in vocabulary:
+                return []  # a term the index does not hold has no postings
         key = _key("rows", sql, params)
         found = self._warm.get(key)
         if found is MISSING:
+            generation = self._warm.generation
+            self._count()
             found = tuple(tuple(row.items()) for row in self._store.rows(sql, params))
-            self._warm.put(key, found)
+            self._warm._keep(generation, lambda: self._warm.put(key, found))
         return [dict(items) for items in found]
 
     def row(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> dict[str, Any] | None:
@@ -169,20 +260,25 @@ class WarmView:
         key = _key("scalar", sql, params)
         found = self._warm.get(key)
         if found is MISSING:
+            generation = self._warm.generation
+            self._count()
             found = self._store.scalar(sql, params)
-            self._warm.put(key, found)
+            self._warm._keep(generation, lambda: self._warm.put(key, found))
         return found
 
     def tuples(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
         self.passthrough_reads += 1
+        self._count()
         return self._store.tuples(sql, params)  # type: ignore[no-any-return]
 
     def arrow(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None, **options: Any) -> Any:
         self.passthrough_reads += 1
+        self._count()
         return self._store.arrow(sql, params, **options)
 
     def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> None:
         self.passthrough_reads += 1
+        self._count()
         self._warm.wrote(sql)
         self._store.execute(sql, params)
 
@@ -196,6 +292,7 @@ class WarmView:
 
     @contextmanager
     def transaction(self) -> Iterator[WarmView]:
+        generation = self._warm.generation
         try:
             with self._store.transaction():
                 yield self
@@ -203,3 +300,69 @@ class WarmView:
             # a rolled-back write may have been cached as read-your-own-write: forget it all
             self._warm.clear()
             raise
+        if self._warm.generation != generation:
+            # evidence was written in the transaction: what other views read meanwhile (the old rows) goes
+            self._warm.clear()
+
+
+class WarmMemo:
+    """The evidence memo (:class:`graphcite.store.queries.verify_memo.EvidenceMemo`'s interface) of one
+    :class:`WarmView`, over tables the :class:`WarmReads` of the process holds for the current generation.
+
+    ``by_key`` reads only the keys no request read before (one statement for them, outside the lock, so
+    requests read side by side); a key of a :data:`TERM_KINDS` read that the index vocabulary does not
+    hold is answered absent without a read. Kept rows are shared: callers must not change them (as in a
+    batch's memo).
+    """
+
+    def __init__(self, store: Any, warm: WarmReads) -> None:
+        self._store = store  # the view's own store (never the view: the memo registry holds views weakly)
+        self._warm = warm
+        self.depth = 1  # a nested ``evidence_memo`` block shares this memo and never detaches it
+        self.reads = 0
+
+    def once(self, kind: str, read: Callable[[], V]) -> V:
+        warm = self._warm
+        generation = warm.generation
+        found = warm._once.get(kind, _ABSENT)
+        if found is _ABSENT:
+            self.reads += 1
+            found = read()
+            warm._keep(generation, lambda: warm._once.__setitem__(kind, found))
+        return found  # type: ignore[return-value]
+
+    def by_key(self, kind: str, keys: Iterable[K], read: Callable[[set[K]], dict[K, V]], *,
+               limit: int | None = None) -> dict[K, V]:
+        warm = self._warm
+        generation = warm.generation
+        table = warm._table(kind, limit)
+        wanted = set(keys)
+        result: dict[K, V] = {}
+        missing: set[K] = set()
+        for key in wanted:
+            found = table.get(key)
+            if found is MISSING:
+                missing.add(key)
+            elif found is not _ABSENT:
+                result[key] = found  # type: ignore[assignment]
+        if missing and kind in TERM_KINDS:
+            vocabulary = warm.vocabulary(self._store)
+            if vocabulary is not None:
+                missing = {key for key in missing if key in vocabulary}
+        if missing:
+            self.reads += 1
+            got = read(missing)
+            result.update({k: v for k, v in got.items() if k in missing})
+
+            def keep() -> None:
+                for key in missing:
+                    table.put(key, got.get(key, _ABSENT))
+
+            warm._keep(generation, keep)
+        return result
+
+    def stash(self, kind: str, key: Hashable, value: Any) -> None:
+        """Nothing is read ahead for a service request: the value is dropped (``take`` finds nothing)."""
+
+    def take(self, kind: str, key: Hashable) -> Any | None:
+        return None

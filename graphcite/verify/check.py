@@ -30,11 +30,11 @@ from graphcite.store import Store, utcnow
 from graphcite.store.queries.check import answer_stored, claim_history, claim_known
 from graphcite.verify.claim_types import mark_reviews
 from graphcite.verify.config import VerifierConfig
-from graphcite.verify.engine import verify_claims
+from graphcite.verify.engine import claim_statuses, verify_claims
 from graphcite.verify.records import ClaimRecord, RecordSummary, claim_records, record_rows
 
 __all__ = ["AUDIENCES", "MAX_STREAM_LINE", "PreparedCheck", "Verifier", "check_answer", "check_audience",
-           "earlier_checks", "finish_check", "gate_answer", "gate_stream", "history", "parts_from_rows",
+           "earlier_checks", "finish_check", "gate_answer", "gate_line", "gate_stream", "history", "parts_from_rows",
            "prepare_check", "read_lines", "record_rows", "resolve_answer", "store_answer_rows", "verify_answer"]
 
 AUDIENCES = ("public", "internal")
@@ -275,28 +275,41 @@ def gate_stream(store: Store, lines: Iterable[str | bytes], *, config: VerifierC
     """Verify one claim per JSON line and yield each verdict as soon as it is decided.
 
     A line that cannot be used (not UTF-8, not JSON, nested too deeply, too long, not a claim) yields
-    an error record ``{"line", "error", "code"}`` and the stream goes on.
+    an error record ``{"line", "error", "code"}`` and the stream goes on. See :func:`gate_line`.
     """
     _check_audience(audience)
     config = config or VerifierConfig()
     for number, raw in enumerate(lines, start=1):
-        try:
-            if len(raw) > max_line_chars:
-                raise make_error("E210", where=f"line {number}", limit=max_line_chars)
-            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-            if not line.strip():
-                continue
-            data = parse_json(line, where=f"line {number}")
-            answer = load_answer({"answer_id": f"stream-{number}", "claims": [data]}, format="native",
-                                 limits=limits)
-            report = verify_answer(store, answer, config=config, audience=audience, verifier=verifier)
-        except UnicodeDecodeError as exc:
-            yield {"line": number, "error": f"line {number}: not UTF-8 (bad byte at offset {exc.start})",
-                   "code": "E202"}
-            continue
-        except GraphciteError as exc:
-            message = str(exc) if (exc.where or "").startswith(f"line {number}") else f"line {number}: {exc}"
-            yield {"line": number, "error": message, "code": exc.code}
-            continue
-        claim = report["claims"][0]
-        yield {"line": number, "text": claim["text"], "passed": claim["supported"], "status": claim["status"]}
+        record = gate_line(store, number, raw, config=config, audience=audience, limits=limits,
+                           max_line_chars=max_line_chars, verifier=verifier)
+        if record is not None:
+            yield record
+
+
+def gate_line(store: Store, number: int, raw: str | bytes, *, config: VerifierConfig, audience: str,
+              limits: AnswerLimits = DEFAULT_LIMITS, max_line_chars: int = MAX_STREAM_LINE,
+              verifier: Verifier | None = None) -> dict[str, Any] | None:
+    """Line ``number`` of a gate stream: ``{"line", "text", "passed", "status"}``, an error record, or
+    None for a blank line.
+
+    The status is the one a check's report gives the claim (:func:`graphcite.verify.engine.claim_statuses`
+    decides it without building the report); with a ``verifier`` the report is built and read.
+    """
+    try:
+        if len(raw) > max_line_chars:
+            raise make_error("E210", where=f"line {number}", limit=max_line_chars)
+        line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        if not line.strip():
+            return None
+        data = parse_json(line, where=f"line {number}")
+        answer = load_answer({"answer_id": f"stream-{number}", "claims": [data]}, format="native", limits=limits)
+        if verifier is not None:
+            claim = verify_answer(store, answer, config=config, audience=audience, verifier=verifier)["claims"][0]
+            return {"line": number, "text": claim["text"], "passed": claim["supported"], "status": claim["status"]}
+        status = claim_statuses(store, answer, parts_for(answer), config, audience=audience)[0]
+    except UnicodeDecodeError as exc:
+        return {"line": number, "error": f"line {number}: not UTF-8 (bad byte at offset {exc.start})", "code": "E202"}
+    except GraphciteError as exc:
+        message = str(exc) if (exc.where or "").startswith(f"line {number}") else f"line {number}: {exc}"
+        return {"line": number, "error": message, "code": exc.code}
+    return {"line": number, "text": answer.claims[0].text, "passed": status == "supported", "status": status}

@@ -8,7 +8,7 @@ no timestamps, claims in input order, findings in rule-code order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,7 +39,8 @@ from graphcite.verify.resolve import ResolvedCitation, resolve_citations
 from graphcite.verify.rules.common import attributed, attribution_stripped, blank_values
 from graphcite.verify.rules.slots import alignment_for
 
-__all__ = ["PairVerdict", "PartVerdict", "evaluate_pair", "metrics_for", "verify_claims", "verify_report"]
+__all__ = ["PairVerdict", "PartVerdict", "claim_statuses", "evaluate_pair", "metrics_for", "verify_claims",
+           "verify_report"]
 
 SEVERITY = ("contradicts", "contextualizes", "insufficient", "mentions")
 
@@ -73,11 +74,20 @@ class PartVerdict:
         return self.status == "supported"
 
 
-def _active_rules(config: VerifierConfig) -> list[Any]:
+def _active_rules(config: VerifierConfig) -> tuple[Any, ...]:
+    """The rules a configuration runs, in code order (worked out once per set of disabled rules)."""
     if config.lexical_only:
-        return []
-    disabled = {d.upper() for d in config.disabled_rules}
-    return [r for code, r in sorted(RULES.items()) if code not in disabled and r.symbol not in config.disabled_rules]
+        return ()
+    key = (config.disabled_rules, len(RULES))
+    found = _ACTIVE.get(key)
+    if found is None:
+        disabled = {d.upper() for d in config.disabled_rules}
+        found = _ACTIVE[key] = tuple(r for code, r in sorted(RULES.items())
+                                     if code not in disabled and r.symbol not in config.disabled_rules)
+    return found
+
+
+_ACTIVE: dict[tuple[tuple[str, ...], int], tuple[Any, ...]] = {}
 
 
 def _lexical_text(claim: AtomicClaim, config: VerifierConfig) -> str:
@@ -179,30 +189,41 @@ def _evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfi
 def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: VerifierConfig,
            verdicts: list[PairVerdict]) -> list[int]:
     """Indexes of citations that support ``part`` together when none does alone."""
-    usable = [(c, v) for c, v in zip(resolved, verdicts, strict=True)
-              if c.valid and c.evidence and v.relation in {"mentions", "insufficient", "contextualizes", "supports"}
+    usable = [i for i, (c, v) in enumerate(zip(resolved, verdicts, strict=True))
+              if c.valid and c.evidence and v.relation in _JOINABLE
               and not any(f.outcome == "fail" and f.effect == "contradicts" for f in v.findings)]
+    return _joint_members(part, resolved, usable, config,
+                          lambda evidence, joint: evaluate_pair(part, evidence, joint).relation == "supports")
+
+
+_JOINABLE = frozenset({"mentions", "insufficient", "contextualizes", "supports"})
+
+
+def _joint_members(part: AtomicClaim, resolved: Sequence[ResolvedCitation], usable: list[int],
+                   config: VerifierConfig, supports: Callable[[Evidence, VerifierConfig], bool]) -> list[int]:
+    """The joint test over the ``usable`` citations (valid, not contradicting): their quotes as one
+    evidence; ``supports(evidence, config)`` judges it."""
     if len(usable) < 2:
         return []
-    quotes = " ".join(c.evidence.quote for c, _ in usable if c.evidence)
-    base = usable[0][0].evidence
+    cits = [resolved[i] for i in usable]
+    quotes = " ".join(c.evidence.quote for c in cits if c.evidence)
+    base = cits[0].evidence
     assert base is not None
-    block = base.block_type if all(c.evidence.block_type == base.block_type for c, _ in usable if c.evidence) \
+    block = base.block_type if all(c.evidence.block_type == base.block_type for c in cits if c.evidence) \
         else "paragraph"
     combined = replace(base, quote=quotes, context=quotes, block_type=block,
-                       heading_path=tuple(h for c, _ in usable if c.evidence
+                       heading_path=tuple(h for c in cits if c.evidence
                                           for h in (*c.evidence.heading_path, c.evidence.title or "")),
-                       values=tuple(v for c, _ in usable if c.evidence for v in c.evidence.values),
-                       context_values=tuple(v for c, _ in usable if c.evidence for v in c.evidence.context_values))
-    statuses = [c.evidence.status for c, _ in usable if c.evidence]
+                       values=tuple(v for c in cits if c.evidence for v in c.evidence.values),
+                       context_values=tuple(v for c in cits if c.evidence for v in c.evidence.context_values))
+    statuses = [c.evidence.status for c in cits if c.evidence]
     if any(s != "current" for s in statuses):
         return []
     # polarity and value binding were judged per citation above; joined quotes would mix clauses
-    joint = evaluate_pair(part, combined, replace(config, disabled_rules=(*config.disabled_rules, "GC401", "GC307")))
-    if joint.relation != "supports":
+    if not supports(combined, replace(config, disabled_rules=(*config.disabled_rules, "GC401", "GC307"))):
         return []
     claim_terms = support_terms(part.text)
-    return [v.index for c, v in usable if c.evidence and support_terms(c.evidence.envelope) & claim_terms]
+    return [i for i, c in zip(usable, cits, strict=True) if c.evidence and support_terms(c.evidence.envelope) & claim_terms]
 
 
 def _part_status(part: AtomicClaim, verdicts: list[PairVerdict], resolved: Sequence[ResolvedCitation],
@@ -348,6 +369,144 @@ def verify_claims(store: Store, answer: InputAnswer, parts_per_claim: Sequence[S
                   config: VerifierConfig, *, audience: str = "internal") -> dict[str, Any]:
     """The report of :func:`verify_report` as plain JSON-ready data (what ``check --json`` prints)."""
     return verify_report(store, answer, parts_per_claim, config, audience=audience).to_dict()
+
+
+def claim_statuses(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
+                   config: VerifierConfig, *, audience: str = "internal") -> list[str]:
+    """Each claim's status exactly as :func:`verify_report` decides it, without the rest of the report.
+
+    What the gate returns per sentence. Findings, restricted origins and the report itself are left
+    out; a pair's rules run by the effect of their failure, most severe first, up to the first that
+    fails (its effect is the pair's relation), and the store is searched for contradicting units only
+    for a part that a citation supports (they can turn support into conflict, nothing else). A judge
+    other than the heuristic one gets the whole report (tests/serve/test_gate_warm.py compares both).
+    """
+    if config.judge != "heuristic" or config.lexical_only or not _lean_rules(config):
+        report = verify_report(store, answer, parts_per_claim, config, audience=audience)
+        return [str(claim.status) for claim in report.claims]
+    with using(config.domain_lexicon()):
+        return _claim_statuses(store, answer, parts_per_claim, config, audience)
+
+
+def _claim_statuses(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
+                    config: VerifierConfig, audience: str) -> list[str]:
+    from graphcite.verify.contradictions import find_contradictions
+
+    refs = [ref for claim in answer.claims for ref in claim.citations]
+    resolved_all = resolve_citations(store, refs, audience=audience)
+    found: list[dict[tuple[int, int], list[dict[str, Any]]]] = []
+
+    def contradicting(ci: int, pi: int) -> list[dict[str, Any]]:
+        if not found:  # the whole answer's search, once, as the report does it
+            found.append(find_contradictions(store, parts_per_claim, answer, resolved_all, audience=audience)
+                         if config.store_contradictions else {})
+        return found[0].get((ci, pi), [])
+
+    out = []
+    cursor = 0
+    for ci, (claim, parts) in enumerate(zip(answer.claims, parts_per_claim, strict=True)):
+        resolved = resolved_all[cursor:cursor + len(claim.citations)]
+        cursor += len(claim.citations)
+        statuses = []
+        for pi, part in enumerate(parts or [_whole(claim)]):
+            verdicts = _part_relations(part, resolved, config)
+            against = contradicting(ci, pi) if any(v.relation == "supports" for v in verdicts) else []
+            statuses.append(PartVerdict(part, _part_status(part, verdicts, resolved, against), verdicts))
+        status = _claim_status(statuses)
+        if claim.claim_type == "background" and claim.citations and status == "supported":
+            status = "insufficient"  # as graphcite.verify.claim_types.mark_claim_types decides
+        out.append(str(ClaimStatus(status)))
+    return out
+
+
+@dataclass(slots=True)
+class _Relation:
+    """What the status needs of one pair: its relation, its support score and whether a rule whose
+    failure means ``contradicts`` fails (None until asked)."""
+
+    relation: str
+    score: float
+    contradicted: bool | None
+
+
+def _part_relations(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: VerifierConfig
+                    ) -> list[PairVerdict]:
+    """The part's pair verdicts without findings (relations only), joint support included."""
+    relations = [_relation(part, c.evidence, config) if c.valid and c.evidence is not None else None
+                 for c in resolved]
+    verdicts = [PairVerdict(i, r.relation if r else "insufficient", r.score if r else 0.0)
+                for i, r in enumerate(relations)]
+    if not any(v.relation == "supports" for v in verdicts):
+        usable = [i for i, (c, r) in enumerate(zip(resolved, relations, strict=True))
+                  if r is not None and c.evidence is not None and r.relation in _JOINABLE
+                  and not _contradicted(part, c.evidence, config, r)]
+        for index in _joint_members(part, resolved, usable, config,
+                                    lambda evidence, joint: _relation(part, evidence, joint).relation == "supports"):
+            verdicts[index].relation = "supports"
+    return verdicts
+
+
+def _fails(rules: Sequence[Any], claim: AtomicClaim, evidence: Evidence) -> bool:
+    return any(rule.run(claim, evidence).outcome == "fail" for rule in rules)
+
+
+def _relation(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> _Relation:
+    """The relation :func:`evaluate_pair` gives, from the rules that decide it (remembered per pair)."""
+    key = _pair_key(claim, evidence, config)
+    full = _PAIRS.get(key) if key is not None else MISSING
+    if isinstance(full, PairVerdict):
+        return _Relation(full.relation, full.support_score,
+                         any(f.outcome == "fail" and f.effect == "contradicts" for f in full.findings))
+    kept = _RELATIONS.get(key) if key is not None else MISSING
+    if isinstance(kept, _Relation):
+        return kept
+    judged = _aligned(claim, evidence, config)
+    groups = _lean_rules(config)
+    contradicted = None
+    relation = judged.label
+    if judged.label == "supports":
+        for effect in SEVERITY:  # the most severe effect among the failures decides
+            if _fails(groups[effect], claim, evidence):
+                contradicted = effect == "contradicts"
+                relation = effect
+                break
+        else:
+            contradicted = False
+    elif judged.score >= config.mention_threshold:
+        contradicted = _fails(groups["contradicts"], claim, evidence)
+        if contradicted:
+            relation = "contradicts"
+    found = _Relation(relation, judged.score, contradicted)
+    if key is not None:
+        _RELATIONS.put(key, found)
+    return found
+
+
+def _contradicted(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig, found: _Relation) -> bool:
+    """Whether a contradicts-effect rule fails for the pair (what joint support leaves out)."""
+    if found.contradicted is None:
+        found.contradicted = _fails(_lean_rules(config)["contradicts"], claim, evidence)
+    return found.contradicted
+
+
+def _lean_rules(config: VerifierConfig) -> dict[str, tuple[Any, ...]]:
+    """The active rules that can change a relation (a noted rule cannot), by the effect of their failure;
+    empty when some rule's effect is not one of :data:`SEVERITY` (then only the whole report decides)."""
+    key = (config.disabled_rules, config.note_rules, len(RULES))
+    found = _BY_EFFECT.get(key)
+    if found is None:
+        notes = set(config.note_rules)
+        active = [r for r in _active_rules(config) if r.code not in notes]
+        found = {effect: tuple(r for r in active if r.effect == effect) for effect in SEVERITY}
+        if sum(map(len, found.values())) != len(active):
+            found = {}
+        _BY_EFFECT[key] = found
+    return found
+
+
+#: pair relations worked out without findings (never handed out as a PairVerdict)
+_RELATIONS: LruCache[tuple[Any, ...], _Relation] = LruCache(20_000)
+_BY_EFFECT: dict[tuple[Any, ...], dict[str, tuple[Any, ...]]] = {}
 
 
 def _whole(claim: InputClaim) -> AtomicClaim:
