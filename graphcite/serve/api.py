@@ -78,6 +78,8 @@ def _config(request: Request) -> VerifierConfig:
     judges = tuple(dict.fromkeys(("heuristic", base.judge)))
     judge = choice(request, "judge", judges)
     threshold = number(request, "threshold", minimum=0, maximum=1)
+    if judge is None and threshold is None:
+        return base  # (a copy would be equal, and its hash computed again)
     return base.with_overrides(judge=judge, threshold=threshold)
 
 
@@ -114,10 +116,10 @@ async def check(request: Request) -> Response:
     service = service_of(request)
     audience = audience_of(request)
     config = _config(request)
-    if service.desk is not None:  # parsed and checked in one worker thread; see graphcite.serve.checks
+    if service.desk is not None:  # a kept report without a thread, or prepared in one; see graphcite.serve.checks
         fmt, documents, text = await _answer_text(request)
-        body = await service.call(service.desk.check_text, text, format=fmt, documents=documents, config=config,
-                                  audience=audience, limits=service.settings.limits)
+        body = await service.within(service.desk.check_body(text, format=fmt, documents=documents, config=config,
+                                                            audience=audience, limits=service.settings.limits))
         return JSONResponse(body)  # already encoded: the same bytes as rendering the report
     answer = await _answer(request)
     report = await service.write(check_answer, answer, config=config, audience=audience,

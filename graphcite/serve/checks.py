@@ -16,21 +16,32 @@ most of its time in small queries and commits. :class:`CheckDesk` splits the sam
 
 When the batch's write fails, each request is retried in a transaction of its own, so a bad one
 fails alone. Reports are the ones ``check_answer`` gives for the same store and input, byte for byte.
+
+The HTTP route uses :meth:`CheckDesk.check_body`, the same two steps without parking a thread per
+request: a body seen before whose report text is kept is answered on the event loop (no thread, no
+store), anything else is prepared in a worker thread, and the requests wait on the event loop while
+one writer task hands each batch to a thread of its own (one thread hop per batch, not per request).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
+import anyio.to_thread
+
 from graphcite.claims.answers import answer_parts, answer_rev_for
 from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answer_text
+from graphcite.lru import MISSING, LruCache
 from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.serve.jsontext import json_text
 from graphcite.serve.memo import ReportMemo
+from graphcite.serve.templates import TemplateDesk
 from graphcite.store import Store, utcnow
 from graphcite.store.queries.check import answer_stored, lock_answer_records, record_counts
 from graphcite.verify.check import (
@@ -48,6 +59,8 @@ from graphcite.verify.records import ClaimRecord, RecordSummary
 __all__ = ["CheckDesk"]
 
 _KEPT_BODY_CHARS = 65_536  # longer bodies are parsed every time rather than kept
+_KEPT_BODIES = 256
+_PREPARING = 4  # threads preparing checks at once (the rest wait on the event loop)
 _ATTEMPTS = 3  # a check whose group failed is written alone, its summary read afresh, at most this often
 
 
@@ -58,6 +71,10 @@ class _Pending:
     keep: tuple[Any, ...] | None
     done: bool = False
     error: BaseException | None = None
+    #: set by :meth:`CheckDesk.commit_async`: resolved on the event loop once the batch is written
+    future: asyncio.Future[None] | None = None
+    #: the atomic parts the report was verified with (a new revision's are kept once it is written)
+    parts: list[list[AtomicClaim]] | None = None
 
 
 class CheckDesk:
@@ -66,42 +83,41 @@ class CheckDesk:
     def __init__(self, service: Any, *, max_revisions: int = 512) -> None:
         self.service = service
         self.memo = ReportMemo()
+        #: new revisions of content checked before (:mod:`graphcite.serve.templates`)
+        self.templates = TemplateDesk()
         self.max_revisions = max_revisions
-        self._parts: OrderedDict[str, list[list[AtomicClaim]]] = OrderedDict()
+        #: atomic parts of stored revisions (immutable)
+        self._parts: LruCache[str, list[list[AtomicClaim]]] = LruCache(max_revisions)
+        #: what earlier checks say per revision; touched only under the write lock
         self._summaries: OrderedDict[str, RecordSummary] = OrderedDict()
-        self._answers: OrderedDict[tuple[Any, ...], InputAnswer] = OrderedDict()
+        #: parsed request bodies and their revision ids (answers are immutable values)
+        self._answers: LruCache[tuple[Any, ...], tuple[InputAnswer, str]] = LruCache(_KEPT_BODIES)
         #: report texts (without the earlier block) and record fields of stored revisions
-        self._ready: OrderedDict[tuple[Any, ...], tuple[str, list[ClaimRecord]]] = OrderedDict()
-        self._lock = threading.Lock()
-        self._turn = threading.Condition()  # its own lock: _result takes self._lock while a waiter holds this
+        self._ready: LruCache[tuple[Any, ...], tuple[str, list[ClaimRecord]]] = LruCache(max_revisions)
+        self._turn = threading.Condition()
         self._queue: list[_Pending] = []
         self._leading = False
+        #: checks waiting on the event loop for the writer task (:meth:`commit_async`)
+        self._waiting: list[_Pending] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._write_slot = anyio.CapacityLimiter(1)  # the writer's thread never waits behind request threads
+        #: preparation is Python under the GIL: more threads at it only slow the writer's thread down
+        self._prepare_slots = anyio.CapacityLimiter(_PREPARING)
         self._writes_seen = -1
         self.batches = 0
         self.checks = 0
 
     # -- prepare ------------------------------------------------------------------------------------
     def _stored(self, store: Store, rev: str) -> bool:
-        with self._lock:
-            if rev in self._parts:
-                return True
-        return answer_stored(store, rev)
+        return self._parts.get(rev) is not MISSING or answer_stored(store, rev)
 
     def _stored_parts(self, store: Store, rev: str) -> list[list[AtomicClaim]]:
-        with self._lock:
-            found = self._parts.get(rev)
-            if found is not None:
-                self._parts.move_to_end(rev)
-                return found
+        found = self._parts.get(rev)
+        if found is not MISSING:
+            return found  # type: ignore[return-value]
         parts = answer_parts(store, rev)
-        self._remember_parts(rev, parts)
+        self._parts.put(rev, parts)
         return parts
-
-    def _remember_parts(self, rev: str, parts: list[list[AtomicClaim]]) -> None:
-        with self._lock:
-            self._parts[rev] = parts
-            while len(self._parts) > self.max_revisions:
-                self._parts.popitem(last=False)
 
     def prepare(self, store: Store, loaded: InputAnswer | tuple[str, InputAnswer], *, config: VerifierConfig,
                 audience: str, model: str | None = None) -> tuple[PreparedCheck, tuple[Any, ...] | None]:
@@ -113,20 +129,35 @@ class CheckDesk:
         nothing else (no inference, whose review state is read from the judgements; only evidence
         read), its text is made to be kept once the check is written.
         """
-        warm = self.service.warm
-        rev = loaded[0] if isinstance(loaded, tuple) else answer_rev_for(loaded)
-        key = (rev, config.hash, audience, model, warm.generation)
-        with self._lock:
-            ready = self._ready.get(key)
-            if ready is not None:
-                self._ready.move_to_end(key)
-        if ready is not None:
-            return PreparedCheck(rev, None, None, ready[1], ready[0]), None
-        pure = [True]
+        prepared, keep, _ = self._prepare(store, loaded, config=config, audience=audience, model=model)
+        return prepared, keep
 
-        def verifier(view: Store, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    def _prepare(self, store: Store, loaded: InputAnswer | tuple[str, InputAnswer], *, config: VerifierConfig,
+                 audience: str, model: str | None = None, rev: str | None = None
+                 ) -> tuple[PreparedCheck, tuple[Any, ...] | None, list[list[AtomicClaim]] | None]:
+        """:meth:`prepare`, and the atomic parts the report was verified with (None for a kept text)."""
+        warm = self.service.warm
+        if rev is None:
+            rev = loaded[0] if isinstance(loaded, tuple) else answer_rev_for(loaded)
+        key = (rev, config.hash, audience, model, warm.generation)
+        ready = self._ready.get(key)
+        if ready is not MISSING:
+            text, records = ready  # type: ignore[misc]
+            return PreparedCheck(rev, None, None, records, text), None, None
+        content = None
+        if not isinstance(loaded, tuple):  # a new revision of content seen before: its template, filled
+            content = self.templates.content_key(loaded, *key[1:])
+            template = self.templates.get(content) if content is not None else None
+            if template is not None and not self._stored(store, rev):
+                return self.templates.fill(template, loaded, rev, utcnow()), key, template.parts
+        pure = [True]
+        used: list[list[list[AtomicClaim]]] = []
+
+        def verifier(view: Store, answer: InputAnswer, parts: list[list[AtomicClaim]], *args: Any,
+                     **kwargs: Any) -> dict[str, Any]:
             reads = getattr(view, "passthrough_reads", None)
-            report = self.memo.verify_claims(view, *args, **kwargs)
+            used.append(parts)
+            report = self.memo.verify_claims(view, answer, parts, *args, **kwargs)
             pure[0] = reads is not None and view.passthrough_reads == reads  # type: ignore[attr-defined]
             return report
 
@@ -134,33 +165,38 @@ class CheckDesk:
                                  stored_parts=self._stored_parts, stored=self._stored)
         report = prepared.report
         assert report is not None
+        parts = used[0] if used else None
         if pure[0] and warm.generation == key[-1] and not any(c.get("inference") for c in report["claims"]):
             prepared.text = json_text(report)
-            return prepared, key
-        return prepared, None
+            if content is not None and not isinstance(loaded, tuple):
+                self.templates.learn(content, loaded, prepared, parts)
+            return prepared, key, parts
+        return prepared, None, parts
 
     def check(self, answer: InputAnswer, *, config: VerifierConfig, audience: str,
               limits: AnswerLimits = DEFAULT_LIMITS) -> dict[str, Any]:
         """What :func:`graphcite.verify.check.check_answer` returns for ``answer``, written in a group."""
         return json.loads(self.check_json(answer, config=config, audience=audience, limits=limits))
 
+    def _parsed(self, text: str, format: str | None, documents: list[str] | None,
+                limits: AnswerLimits) -> tuple[InputAnswer, str]:
+        """The answer in a request body and its revision id; a body seen before (a client re-checking its
+        answer) is not parsed again (answers are immutable values)."""
+        key = (text, format, tuple(documents) if documents is not None else None, limits)
+        found = self._answers.get(key)
+        if found is not MISSING:
+            return found  # type: ignore[return-value]
+        answer = load_answer_text(text, format=format, documents=documents, limits=limits, where="body")
+        parsed = (answer, answer_rev_for(answer))
+        if len(text) <= _KEPT_BODY_CHARS:
+            self._answers.put(key, parsed)
+        return parsed
+
     def check_text(self, text: str, *, format: str | None, documents: list[str] | None, config: VerifierConfig,
                    audience: str, limits: AnswerLimits = DEFAULT_LIMITS) -> bytes:
-        """:meth:`check_json` of an answer given as a request body's text; a body seen before (a client
-        re-checking its answer) is not parsed again (answers are immutable values)."""
-        key = (text, format, tuple(documents) if documents is not None else None, limits)
-        with self._lock:
-            answer = self._answers.get(key)
-            if answer is not None:
-                self._answers.move_to_end(key)
-        if answer is None:
-            answer = load_answer_text(text, format=format, documents=documents, limits=limits, where="body")
-            if len(text) > _KEPT_BODY_CHARS:
-                return self.check_json(answer, config=config, audience=audience, limits=limits)
-            with self._lock:
-                self._answers[key] = answer
-                while len(self._answers) > 256:
-                    self._answers.popitem(last=False)
+        """:meth:`check_json` of an answer given as a request body's text (a body seen before is not parsed
+        again)."""
+        answer, _ = self._parsed(text, format, documents, limits)
         return self.check_json(answer, config=config, audience=audience, limits=limits)
 
     def check_json(self, answer: InputAnswer, *, config: VerifierConfig, audience: str,
@@ -169,16 +205,45 @@ class CheckDesk:
         check_audience(audience)
         with self.service.reader() as store:
             loaded = resolve_answer(store, answer, limits=limits)
-            prepared, keep = self.prepare(store, loaded, config=config, audience=audience)
-        self.commit(prepared, config, keep=keep)
+            prepared, keep, parts = self._prepare(store, loaded, config=config, audience=audience)
+        self.commit(prepared, config, keep=keep, parts=parts)
+        return _body(prepared).encode("utf-8")
+
+    async def check_body(self, text: str, *, format: str | None, documents: list[str] | None,
+                         config: VerifierConfig, audience: str, limits: AnswerLimits = DEFAULT_LIMITS) -> bytes:
+        """:meth:`check_text` on the event loop: a kept report of a body seen before is taken without a
+        thread; anything else is parsed and prepared in a worker thread; either way the check waits
+        here, not in a thread, for its batch to be written (:meth:`commit_async`)."""
+        check_audience(audience)
+        prepared: PreparedCheck | None = None
+        keep: tuple[Any, ...] | None = None
+        parts: list[list[AtomicClaim]] | None = None
+        if len(text) <= _KEPT_BODY_CHARS:
+            found = self._answers.get((text, format, tuple(documents) if documents is not None else None, limits))
+            if found is not MISSING:
+                rev = found[1]  # type: ignore[index]
+                ready = self._ready.get((rev, config.hash, audience, None, self.service.warm.generation))
+                if ready is not MISSING:
+                    kept_text, records = ready  # type: ignore[misc]
+                    prepared = PreparedCheck(rev, None, None, records, kept_text)
+        if prepared is None:
+            def prepare() -> tuple[PreparedCheck, tuple[Any, ...] | None, list[list[AtomicClaim]] | None]:
+                answer, rev = self._parsed(text, format, documents, limits)
+                with self.service.reader() as store:
+                    loaded = resolve_answer(store, answer, limits=limits)
+                    return self._prepare(store, loaded, config=config, audience=audience, rev=rev)
+
+            prepared, keep, parts = await anyio.to_thread.run_sync(prepare, abandon_on_cancel=True,
+                                                                   limiter=self._prepare_slots)
+        await self.commit_async(prepared, config, keep=keep, parts=parts)
         return _body(prepared).encode("utf-8")
 
     # -- commit -------------------------------------------------------------------------------------
-    def commit(self, prepared: PreparedCheck, config: VerifierConfig, *,
-               keep: tuple[Any, ...] | None = None) -> PreparedCheck:
+    def commit(self, prepared: PreparedCheck, config: VerifierConfig, *, keep: tuple[Any, ...] | None = None,
+               parts: list[list[AtomicClaim]] | None = None) -> PreparedCheck:
         """Write ``prepared`` with whatever else is waiting; it is finished (``earlier`` set) once durable.
-        ``keep``: the key its report text is kept under from then on."""
-        item = _Pending(prepared, config, keep)
+        ``keep``: the key its report text is kept under from then on; ``parts``: what it was verified with."""
+        item = _Pending(prepared, config, keep, parts=parts)
         with self._turn:
             self._queue.append(item)
             while not item.done:
@@ -200,15 +265,46 @@ class CheckDesk:
                 self._turn.notify_all()
         return self._result(item)
 
+    async def commit_async(self, prepared: PreparedCheck, config: VerifierConfig, *,
+                           keep: tuple[Any, ...] | None = None,
+                           parts: list[list[AtomicClaim]] | None = None) -> PreparedCheck:
+        """:meth:`commit` for a coroutine on the server's event loop: the check waits here while the
+        writer task writes the batches in a thread of its own. A caller that gives up waiting (its
+        time limit) does not stop the write."""
+        item = _Pending(prepared, config, keep, parts=parts, future=asyncio.get_running_loop().create_future())
+        self._waiting.append(item)
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write_waiting())
+        assert item.future is not None
+        await asyncio.shield(item.future)
+        return self._result(item)
+
+    async def _write_waiting(self) -> None:
+        """The writer task: every check waiting at that moment is one batch, until none waits."""
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting, []
+                try:
+                    await anyio.to_thread.run_sync(self._write, batch, limiter=self._write_slot)
+                except BaseException as exc:  # the write lock or the view failed: every check of the batch
+                    for pending in batch:
+                        pending.error = pending.error or exc
+                    if not isinstance(exc, Exception):
+                        raise
+                finally:
+                    for pending in batch:
+                        pending.done = True
+                        if pending.future is not None and not pending.future.done():
+                            pending.future.set_result(None)
+        finally:
+            self._writer = None
+
     def _result(self, item: _Pending) -> PreparedCheck:
         key = item.keep
         if item.error is not None:
             raise item.error
         if key is not None and item.prepared.text is not None:  # written: the revision is stored now
-            with self._lock:
-                self._ready[key] = (item.prepared.text, item.prepared.records)
-                while len(self._ready) > self.max_revisions:
-                    self._ready.popitem(last=False)
+            self._ready.put(key, (item.prepared.text, item.prepared.records))
         return item.prepared
 
     def _write(self, batch: list[_Pending]) -> None:
@@ -257,7 +353,7 @@ class CheckDesk:
                 for pending in batch:
                     rev = pending.prepared.rev
                     if pending.prepared.answer_rows is not None and (
-                            rev in self._parts or (fresh and answer_stored(store, rev))):
+                            self._parts.get(rev) is not MISSING or (fresh and answer_stored(store, rev))):
                         pending.prepared.answer_rows = None  # new when prepared, stored since
                     summary = staged.get(rev)
                     if summary is None:
@@ -283,7 +379,8 @@ class CheckDesk:
             self._summaries.popitem(last=False)
         for pending in batch:
             if pending.prepared.answer_rows is not None:
-                self._remember_parts(pending.prepared.rev, parts_from_rows(pending.prepared.answer_rows[1]))
+                parts = pending.parts if pending.parts is not None else parts_from_rows(pending.prepared.answer_rows[1])
+                self._parts.put(pending.prepared.rev, parts)
 
 
 def _body(prepared: PreparedCheck) -> str:

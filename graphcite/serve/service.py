@@ -23,7 +23,7 @@ import gc
 import os
 import secrets
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -140,6 +140,16 @@ class Service:
         try:
             with anyio.fail_after(limit):
                 return await anyio.to_thread.run_sync(lambda: fn(*args, **kwargs), abandon_on_cancel=True)
+        except TimeoutError:
+            raise ServiceTimeout(limit) from None
+
+    async def within(self, work: Awaitable[T]) -> T:
+        """``await work`` under the per-request time limit (ServiceTimeout); the work's own threads and
+        writes are abandoned, not stopped, when it runs over."""
+        limit = self.settings.timeout
+        try:
+            with anyio.fail_after(limit):
+                return await work
         except TimeoutError:
             raise ServiceTimeout(limit) from None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,7 +21,7 @@ from graphcite.store import Store
 from graphcite.store.queries.check import correcting_answers, earlier_by_claim, reviews_by_claim
 from graphcite.verify.config import VerifierConfig
 
-__all__ = ["ClaimRecord", "RecordSummary", "claim_records", "record_rows"]
+__all__ = ["ClaimRecord", "RecordSummary", "claim_records", "record_rows", "result_json"]
 
 
 @dataclass(slots=True)
@@ -105,13 +105,19 @@ class ClaimRecord:
     result_json: str
 
 
+def result_json(claim: dict[str, Any], *, default: Callable[[Any], Any] = str) -> str:
+    """A claim's verdict as its verification record keeps it (keys sorted; ``default`` writes what JSON
+    has no type for, as text by default)."""
+    return json.dumps(claim, sort_keys=True, ensure_ascii=False, default=default)
+
+
 def claim_records(report: dict[str, Any]) -> list[ClaimRecord]:
     """The record fields of every claim of ``report`` (claims carry their ``claim_id``)."""
     out = []
     for claim in report["claims"]:
         revisions = sorted({c["revision"] for c in claim["citations"] if c.get("revision")})
         out.append(ClaimRecord(claim["claim_id"], claim["status"], bool(claim["supported"]), json.dumps(revisions),
-                               json.dumps(claim, sort_keys=True, ensure_ascii=False, default=str)))
+                               result_json(claim)))
     return out
 
 
@@ -120,8 +126,9 @@ def record_rows(rev: str, report: dict[str, Any] | Sequence[ClaimRecord], config
     """The verification records of one report (one per claim; or of its :func:`claim_records`);
     ``existing`` records of the revision came before, which keeps two checks in the same second apart."""
     claims = claim_records(report) if isinstance(report, dict) else report
-    stamp = f"{existing}:{now.isoformat()}:{config.hash}"
+    config_hash = config.hash  # (computed anew on every access)
+    stamp = f"{existing}:{now.isoformat()}:{config_hash}"
     return [{"record_id": hashlib.sha256(f"{c.claim_id}:{stamp}".encode()).hexdigest()[:16],
-             "claim_id": c.claim_id, "answer_rev": rev, "config_hash": config.hash, "config_json": config_json,
+             "claim_id": c.claim_id, "answer_rev": rev, "config_hash": config_hash, "config_json": config_json,
              "evidence_revisions_json": c.evidence_revisions_json, "verified_at": now, "status": c.status,
              "supported": c.supported, "result_json": c.result_json} for c in claims]

@@ -3,12 +3,14 @@ engines: every report is byte for byte the one ``check_answer`` gives for the sa
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from graphcite.claims.decompose import decompose
@@ -118,6 +120,36 @@ def test_concurrent_checks_are_written_together_and_counted_in_order(service: Se
     # the next check, from memory, still agrees with the library reading the store
     expected = _expected(service, answer)
     assert desk.check_json(answer, config=config, audience="internal") == expected
+
+
+def test_checks_on_the_event_loop_are_written_together_and_counted_in_order(service: Service) -> None:
+    """The route's path (:meth:`CheckDesk.check_body`): kept reports taken on the event loop, others
+    prepared in threads, every check waiting on the loop for its batch; the same bytes as the library."""
+    desk = service.desk
+    assert desk is not None
+    config = service.settings.config
+    options: dict[str, Any] = {"format": None, "documents": None, "config": config, "audience": "internal"}
+    same = json.dumps(CLEAN)
+
+    async def main() -> tuple[list[bytes], list[bytes]]:
+        first = await desk.check_body(same, **options)
+        again = await asyncio.gather(*(desk.check_body(same, **options) for _ in range(11)))
+        fresh = await asyncio.gather(*(desk.check_body(json.dumps({**CLEAN, "answer_id": f"loop-{n}"}), **options)
+                                       for n in range(6)))
+        return [first, *again], list(fresh)
+
+    bodies, fresh = anyio.run(main)
+    earlier = sorted(json.loads(b).get("earlier", {}).get("checks", 0) for b in bodies)
+    assert earlier == list(range(12))  # each check saw exactly the ones written before it
+    assert desk.checks == 18 and desk.batches < 18
+    assert [json.loads(b)["answer_id"] for b in fresh] == [f"loop-{n}" for n in range(6)]
+    assert all("earlier" not in json.loads(b) for b in fresh)
+    for answer in (_answer(CLEAN), _answer(CLEAN, answer_id="loop-3")):
+        expected = _expected(service, answer)
+        assert anyio.run(lambda a=answer: desk.check_body(json.dumps(  # type: ignore[misc]
+            {**CLEAN, "answer_id": a.answer_id}), **options)) == expected
+    with service.reader() as store:
+        assert store.scalar("SELECT count(DISTINCT record_id) FROM verification") == 20 * 7
 
 
 def test_records_written_by_another_connection_are_seen(service: Service, corpus_url: str) -> None:
