@@ -11,7 +11,8 @@ markdown-it-py path, next to markdown-it-py's own block+inline parse of the same
 ratios hold on a busy machine (interleaved, best of three); the fast run reports how many characters fell back to markdown-it-py.
 
     python -m benchmarks.run ingest [--sizes 5,50] [--jobs 2] [--json]
-    python -m benchmarks.run ingest --baseline DIR   # this tree against another, e.g. `git archive d09dbbc | tar -x -C DIR`
+    python -m benchmarks.run ingest --baseline DIR [--rounds 2]   # this tree against another (`git worktree add DIR COMMIT`):
+                                                   # wall and CPU MB/s, phases, and whether both stored the same rows
 """
 
 from __future__ import annotations
@@ -165,12 +166,24 @@ if len(sys.argv) > 4 and sys.argv[4] == "old":
     fast_parse = markdown.parse
     markdown.parse = lambda text, *, where, fast=False: fast_parse(text, where=where, fast=False)
 Path(db).unlink(missing_ok=True)
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 with Store(db) as s:
     r = ingest(s, [folder], jobs=jobs)
-elapsed = time.perf_counter() - start
-print(json.dumps({"seconds": elapsed, "bytes": r.bytes, "units": r.units, "values": r.values, "files": len(r.added)}))
-"""
+elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+digests = {}
+if len(sys.argv) > 5 and sys.argv[5] == "digest":  # each stored column in key order, timestamps left out
+    import hashlib
+    with Store(db) as s:
+        for table, key in DIGESTED:
+            rows = s.arrow(f"SELECT * FROM {table} ORDER BY {key}")
+            for name in rows.column_names:
+                if name not in ("ingested_at", "first_ingested_at"):
+                    digests[f"{table}.{name}"] = hashlib.sha256(repr(rows[name].to_pylist()).encode()).hexdigest()[:16]
+print(json.dumps({"seconds": elapsed, "cpu": cpu, "bytes": r.bytes, "units": r.units, "values": r.values,
+                  "files": len(r.added), "digests": digests}))
+""".replace("DIGESTED", repr([("source", "key"), ("source_revision", "revision_id"), ("evidence_unit", "unit_id"),
+                              ("typed_value", "value_id"), ("term_posting", "term, unit_id"),
+                              ("source_link", "link_id")]))
 
 PHASES_CHILD = """
 import json, sys, time
@@ -198,11 +211,12 @@ best = {}
 for _ in range(rounds):  # best of n: a busy machine slows every phase alike
     spent.clear()
     Path(db).unlink(missing_ok=True)
-    begin = clock()
+    begin, cpu = clock(), time.process_time()
     with Store(db) as store:
         timed(store, "_commit", "commit")
         report = pipeline.ingest(store, [folder])
     spent["whole"] = clock() - begin
+    spent["whole_cpu"] = time.process_time() - cpu
     for key, value in spent.items():
         best[key] = min(best.get(key, value), value)
 Path(db).unlink(missing_ok=True)
@@ -287,32 +301,47 @@ def _child_in(tree: Path, code: str, *args: str) -> dict[str, Any]:
 def compare(baseline: Path, rounds: int = 2) -> list[dict[str, Any]]:
     """Whole single-process ingest (a fresh process each: cold start included) and its phases, for this
     tree and a ``baseline`` tree (``git archive COMMIT | tar -x -C DIR``), interleaved in one run, best
-    of ``rounds``, on the value-dense generated corpus and the prose corpus; ratios new / baseline."""
+    of ``rounds``, on the value-dense generated corpus and the prose corpus; ratios new / baseline.
+
+    Wall-clock MB/s and MB per CPU second of the process (all its threads: the store's too), which
+    moves less than wall time on a machine other jobs load. ``rows`` says whether both trees stored
+    the same rows: every column of every table ingest writes, in key order (timestamps left out),
+    compared by digest after the first round."""
     corpora = [("generated 5 MB", generate(DATA / "md-5mb", 5)), ("prose", prose_corpus(DATA / "prose-md"))]
     trees = {"baseline": baseline.resolve(), "new": ROOT}
     rows = []
     for name, folder in corpora:
         best: dict[str, dict[str, float]] = {tree: {} for tree in trees}
+        digests: dict[str, dict[str, str]] = {}
         size = 0
-        for _ in range(rounds):
+        for round_index in range(rounds):
             for tree, path in trees.items():
-                whole = _child_in(path, INGEST_CHILD, str(folder), str(DATA / f"cmp-{tree}.duckdb"), "1")
+                extra = ["fast", "digest"] if round_index == 0 else []
+                whole = _child_in(path, INGEST_CHILD, str(folder), str(DATA / f"cmp-{tree}.duckdb"), "1", *extra)
                 parts = _child_in(path, PHASES_CHILD, str(folder), str(DATA / f"cmp-{tree}.duckdb"), "1")
                 size = whole["bytes"]
-                for key, value in [("cold", whole["seconds"]), *parts.items()]:
+                if round_index == 0:
+                    digests[tree] = whole["digests"]
+                for key, value in [("cold", whole["seconds"]), ("cold_cpu", whole["cpu"]), *parts.items()]:
                     if key != "bytes":
                         best[tree][key] = min(best[tree].get(key, value), value)
+        shared = sorted(set(digests["baseline"]) & set(digests["new"]))
+        differing = [column for column in shared if digests["baseline"][column] != digests["new"][column]]
         mb = size / 1e6
         for tree in trees:
             b = best[tree]
             rows.append({"benchmark": f"ingest {tree}, {name}", "MB": round(mb, 2),
                          "MB/s": round(mb / b["cold"], 3), "warm_MB/s": round(mb / b["whole"], 3),
+                         "MB/cpu_s": round(mb / b["cold_cpu"], 3), "warm_MB/cpu_s": round(mb / b["whole_cpu"], 3),
                          "prepare_MB/s": round(mb / b["prepare"], 3), "whole/prepare": round(b["prepare"] / b["whole"], 2),
                          "writes_s": round(b["writes"], 2), "commit_s": round(b["commit"], 2),
                          "rest_s": round(b["whole"] - b["prepare"] - b["writes"] - b["commit"], 2),
                          "startup_s": round(b["startup"], 2)})
-        rows[-1]["ratio_vs_baseline"] = round(rows[-1]["MB/s"] / rows[-2]["MB/s"], 2)
-        rows[-1]["warm_ratio_vs_baseline"] = round(rows[-1]["warm_MB/s"] / rows[-2]["warm_MB/s"], 2)
+        new_row, old_row = rows[-1], rows[-2]
+        for key in ("MB/s", "warm_MB/s", "MB/cpu_s", "warm_MB/cpu_s"):
+            new_row[f"ratio {key}"] = round(new_row[key] / old_row[key], 2)
+        new_row["rows"] = (f"identical ({len(shared)} columns)" if not differing
+                           else f"DIFFER: {', '.join(differing[:4])}")
     for tree in trees:
         (DATA / f"cmp-{tree}.duckdb").unlink(missing_ok=True)
     return rows

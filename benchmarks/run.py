@@ -20,6 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--claims", type=int, default=2000)
     parser.add_argument("--graph-sizes", default="10000,100000")
     parser.add_argument("--baseline", help="ingest: compare this tree with the graphcite tree at this folder only")
+    parser.add_argument("--rounds", type=int, default=2, help="ingest --baseline: interleaved rounds (best of)")
     args = parser.parse_args(argv)
     DATA.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -29,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.baseline:
             from pathlib import Path
 
-            rows += ingest.compare(Path(args.baseline))
+            rows += ingest.compare(Path(args.baseline), rounds=args.rounds)
         else:
             rows += ingest.run([float(s) for s in args.sizes.split(",")], args.jobs)
     if args.which in ("values", "all"):

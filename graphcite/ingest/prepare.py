@@ -29,7 +29,7 @@ from graphcite.ingest import frontmatter, status, values
 from graphcite.ingest.bounds import bounded_units
 from graphcite.ingest.lineage import LINEAGE_KEYS
 from graphcite.ingest.terms import content_terms
-from graphcite.models import ExtractedValue, ParsedDocument, ParsedUnit
+from graphcite.models import ParsedDocument
 from graphcite.store import arrow_schema
 
 __all__ = ["MEMORY_ROWS", "PreparedFile", "RowBatches", "prepare_file", "revision_id_for", "unit_id_for"]
@@ -209,26 +209,6 @@ def _parse(found: filesmod.FoundFile, data: bytes, where: str) -> tuple[ParsedDo
     return text.parse(body, where=where), []
 
 
-def _unit_values(doc_text: str, unit: ParsedUnit,
-                 header_units: dict[str, str | None]) -> Iterator[tuple[ExtractedValue, int, str]]:
-    """(value, offset, header) for each typed value of one unit: ``offset`` moves the value's
-    offsets into the document, ``header`` is the column header of a table cell ('' elsewhere);
-    a cell takes its header's unit. ``header_units`` caches header -> unit within one file."""
-    cells = unit.cells
-    if unit.block_type == "table_row" and cells and unit.table_headers:
-        headers = unit.table_headers
-        for index, (start, end) in enumerate(cells):
-            header = headers[index] if index < len(headers) else ""
-            if header and header not in header_units:
-                header_units[header] = values.unit_from_header(header)
-            header_unit = header_units[header] if header else None
-            for value in values.values_in(doc_text[start:end], header_unit):
-                yield value, start, header
-        return
-    for value in values.values_in(doc_text[unit.start:unit.end]):
-        yield value, unit.start, ""
-
-
 _HEADER_ROLES = (
     (re.compile(r"\b(limit|max(?:imum)?|cap|ceiling|at most|budget)\b", re.I), "limit"),
     (re.compile(r"\b(target|objective|slo|goal)\b", re.I), "target"),
@@ -309,42 +289,64 @@ def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str |
               units: RowBatches, value_rows: RowBatches, postings: RowBatches) -> None:
     """Append the bounded units of ``doc``, their typed values and their index terms as rows.
 
-    Per file, a heading path's status and JSON and a table header's JSON and meaning are computed once.
+    Per file, a heading path's status and JSON and a table header's JSON, unit and meaning are computed
+    once. This loop runs once per unit of the corpus, so it calls no helper it can do without: the ids
+    are :func:`unit_id_for` and the value id written out, a unit's text is sliced once for its terms and
+    its values.
     """
     text = doc.text
-    statuses: dict[tuple[str, ...], tuple[str, str | None]] = {}
-    paths_json: dict[tuple[str, ...], str] = {}
+    statuses: dict[tuple[str, ...], tuple[str, str | None, str]] = {}
     headers_json: dict[tuple[str, ...], str] = {}
     header_units: dict[str, str | None] = {}
     header_meaning: dict[str, tuple[str | None, str | None]] = {}
     sha256 = hashlib.sha256
+    values_in = values.values_in
     terms = _Postings(postings)
+    add_terms = terms.add
+    add_unit = units.append
+    add_value = value_rows.append
     for ordinal, unit in enumerate(bounded_units(text, doc.units)):
-        path = unit.heading_path
-        if path not in statuses:
-            statuses[path] = status.status_for(path, doc_status)
-            paths_json[path] = json.dumps(list(path), ensure_ascii=False)
-        unit_status, cue = statuses[path]
-        uid = unit_id_for(revision_id, unit.start, unit.end)
-        unit_text = text[unit.start:unit.end]
-        terms.add(uid, content_terms(unit_text))
-        headers = unit.table_headers
-        if headers and headers not in headers_json:
-            headers_json[headers] = json.dumps(list(headers), ensure_ascii=False)
-        units.append((uid, revision_id, key, ordinal, unit.start, unit.end, unit_text, unit.block_type,
-                      paths_json[path], unit_status, cue, unit.page, unit.symbol, unit.line_start, unit.line_end,
-                      headers_json[headers] if headers else None))
-        for value, offset, header in _unit_values(text, unit, header_units):
-            start, end = value.start + offset, value.end + offset
-            measured, role = value.measured, value.role
-            if header:
-                if header not in header_meaning:
+        start, end, path, headers = unit.start, unit.end, unit.heading_path, unit.table_headers
+        known = statuses.get(path)
+        if known is None:
+            known = statuses[path] = (*status.status_for(path, doc_status), json.dumps(list(path), ensure_ascii=False))
+        uid = sha256(f"{revision_id}:{start}:{end}".encode()).hexdigest()[:16]  # unit_id_for
+        unit_text = text[start:end]
+        add_terms(uid, content_terms(unit_text))
+        header_json = None
+        if headers:
+            header_json = headers_json.get(headers)
+            if header_json is None:
+                header_json = headers_json[headers] = json.dumps(list(headers), ensure_ascii=False)
+        add_unit((uid, revision_id, key, ordinal, start, end, unit_text, unit.block_type, known[2], known[0],
+                  known[1], unit.page, unit.symbol, unit.line_start, unit.line_end, header_json))
+        cells = unit.cells
+        if unit.block_type == "table_row" and cells and headers:
+            # a cell takes its column header's unit, and its measured thing and role when it has none
+            for index, (cell_start, cell_end) in enumerate(cells):
+                header = headers[index] if index < len(headers) else ""
+                if header and header not in header_units:
+                    header_units[header] = values.unit_from_header(header)
                     header_meaning[header] = (_header_subject(header), _header_role(header))
-                measured = measured if measured is not None else header_meaning[header][0]
-                role = role if role is not None else header_meaning[header][1]
-            value_rows.append((sha256(f"{uid}:{start}:{end}".encode()).hexdigest()[:16], uid, revision_id,
-                               start, end, value.surface, value.magnitude, value.low, value.high, value.unit,
-                               value.dimensionality, value.kind, value.counted_noun, measured, value.bound, role))
+                found = values_in(text[cell_start:cell_end], (header_units[header] or None) if header else None)
+                for value in found:
+                    value_start, value_end = value.start + cell_start, value.end + cell_start
+                    measured, role = value.measured, value.role
+                    if header:
+                        subject, header_role = header_meaning[header]
+                        measured = measured if measured is not None else subject
+                        role = role if role is not None else header_role
+                    add_value((sha256(f"{uid}:{value_start}:{value_end}".encode()).hexdigest()[:16], uid,
+                               revision_id, value_start, value_end, value.surface, value.magnitude, value.low,
+                               value.high, value.unit, value.dimensionality, value.kind, value.counted_noun,
+                               measured, value.bound, role))
+            continue
+        for value in values_in(unit_text):
+            value_start, value_end = value.start + start, value.end + start
+            add_value((sha256(f"{uid}:{value_start}:{value_end}".encode()).hexdigest()[:16], uid, revision_id,
+                       value_start, value_end, value.surface, value.magnitude, value.low, value.high, value.unit,
+                       value.dimensionality, value.kind, value.counted_noun, value.measured, value.bound,
+                       value.role))
     terms.flush()
 
 
