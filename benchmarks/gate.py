@@ -23,6 +23,7 @@ sentences of another seed (a server that has run for a while); the timed sentenc
     python -m benchmarks.gate [--sentences 300] [--warm 200] [--json]
     python -m benchmarks.gate --baseline /tmp/wt_base [--rounds 3]   # this tree vs another, interleaved
     python -m benchmarks.gate --clock cpu     # CPU time of the checking thread instead of wall time
+    python -m benchmarks.gate --http [--baseline TREE] [--rounds 3] [--sentences 100]   # over HTTP
 
 With ``--baseline`` every round runs one child process per tree (this tree first on odd rounds), each
 importing its own ``graphcite``; the figures are pooled per tree and ``x_baseline`` is the baseline's
@@ -287,6 +288,57 @@ def compare(baseline: Path, *, rounds: int, sentences: int, warm: int, clock: st
     return rows
 
 
+def http(baseline: Path | None, *, rounds: int, sentences: int, warm: int) -> list[dict[str, Any]]:
+    """Unseen sentences over HTTP (``POST /v1/gate``, one chunked stream, a line sent once the previous
+    verdict is read) against ``graphcite serve`` from this tree and from ``baseline``, both up at once,
+    each on its own store copy and first sent the bundled claims and ``warm`` unseen sentences; then
+    ``rounds`` turns of ``sentences`` new ones each (the same lines to both), and as the floor of the
+    HTTP layer the same number of lines refused before any check (not JSON). ``server_cpu_ms`` is the
+    server process's CPU time per line (steadier than latency while other processes load the machine)."""
+    import asyncio
+
+    from benchmarks.serve import Server, _cpu_seconds, _stream
+
+    trees = {"this": ROOT, **({"baseline": baseline} if baseline else {})}
+    folder = Path(tempfile.mkdtemp())
+    servers = {}
+    try:
+        for name, tree in trees.items():
+            (folder / name).mkdir()
+            servers[name] = Server(_store(folder / name), tree=tree)
+        times: dict[str, dict[str, list[float]]] = {name: {"unseen": [], "refused": []} for name in trees}
+        cpu: dict[str, dict[str, float]] = {name: {"unseen": 0.0, "refused": 0.0} for name in trees}
+        for server in servers.values():
+            lines = [(line + "\n").encode() for line in seen_sentences() + unseen_sentences(warm, 1000)]
+            asyncio.run(_stream(server.url, lines))
+        for r in range(rounds):
+            lines = [(line + "\n").encode() for line in unseen_sentences(sentences, r)]
+            order = list(servers.items()) if r % 2 == 0 else list(servers.items())[::-1]
+            for name, server in order:
+                for kind, sent in (("unseen", lines), ("refused", [b"{not json}\n"] * sentences)):
+                    before = _cpu_seconds(server.process.pid)
+                    times[name][kind] += asyncio.run(_stream(server.url, sent, errors_expected=kind == "refused"))
+                    cpu[name][kind] += _cpu_seconds(server.process.pid) - before
+    finally:
+        for server in servers.values():
+            server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    rows = []
+    for kind in ("unseen", "refused"):
+        row: dict[str, Any] = {"stage": f"http {kind}"}
+        for name in trees:
+            ms = [t * 1000 for t in times[name][kind]]
+            prefix = "" if name == "this" else "baseline_"
+            row.update({f"{prefix}p50_ms": round(_percentile(ms, 50), 2), f"{prefix}p99_ms": round(_percentile(ms, 99), 2),
+                        f"{prefix}mean_ms": round(sum(ms) / len(ms), 2),
+                        f"{prefix}server_cpu_ms": round(cpu[name][kind] * 1000 / len(ms), 2)})
+        if baseline:
+            for q in ("p50", "p99"):
+                row[f"x_baseline_{q}"] = round(row[f"baseline_{q}_ms"] / row[f"{q}_ms"], 2) if row[f"{q}_ms"] else None
+        rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.gate")
     parser.add_argument("--sentences", type=int, default=300, help="unseen sentences timed (per round and tree)")
@@ -296,11 +348,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--clock", choices=sorted(_CLOCKS), default="wall",
                         help="wall time, or this thread's CPU time (steadier on a loaded machine)")
+    parser.add_argument("--http", action="store_true",
+                        help="over HTTP against graphcite serve (this tree, and --baseline's when given)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     from benchmarks.common import emit
 
-    if args.baseline:
+    if args.http:
+        rows = http(args.baseline.resolve() if args.baseline else None, rounds=args.rounds,
+                    sentences=args.sentences, warm=args.warm)
+    elif args.baseline:
         rows = compare(args.baseline.resolve(), rounds=args.rounds, sentences=args.sentences, warm=args.warm,
                        clock=args.clock)
     else:
