@@ -417,8 +417,12 @@ class _Walker:
         line_map = token.map
         if line_map is None:
             return
-        if kind == "paragraph_open":
+        if kind == "paragraph" or kind == "paragraph_open":  # the fast scanner's paragraph is one token
             self.add_lines(line_map[0], line_map[1], "paragraph")
+        elif kind == "list_item":  # the fast scanner's one-paragraph item in a list of its own
+            start = self.offset(line_map[0])
+            marker = _LIST_MARKER.match(self.text, start, self.line_end(line_map[0]))
+            self.add(marker.end() if marker else start, self.offset(line_map[1]), "list_item")
         elif kind == "heading_open":
             self.heading(index, token)
         elif kind in _LIST_OPEN:

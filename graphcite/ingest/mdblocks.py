@@ -2,8 +2,9 @@
 
 markdown-it-py builds a state object and tries a dozen rules per line; most Markdown needs far less.
 :func:`block_tokens` reads the body line by line and returns the top-level block tokens the
-:mod:`graphcite.ingest.markdown` walker turns into units -- the same tokens markdown-it-py would give
-for the blocks it knows: ATX headings, paragraphs, GFM tables, fenced and indented code, block quotes
+:mod:`graphcite.ingest.markdown` walker turns into units -- the tokens markdown-it-py would give
+for the blocks it knows, except that a paragraph is one ``paragraph`` token (not an open and a close
+token) and a list item whose content is one paragraph is one ``list_item`` token (not six): ATX headings, paragraphs, GFM tables, fenced and indented code, block quotes
 (whole), thematic breaks, HTML blocks, setext headings, link reference definitions on one line, and
 list items whose content is one paragraph. Anything else (nested or multi-block list items, lazy
 lines after a quote, tabs in indentation, ...) stops the scanner at the start of that block
@@ -314,8 +315,7 @@ class _Scanner:
             self.tokens.append(BlockToken("inline", 0, [index, stop + 1], content=content))
             self.tokens.append(BlockToken("heading_close", -1, None, underline, tag))
             return stop + 1
-        self.tokens.append(BlockToken("paragraph_open", 1, [index, stop]))
-        self.tokens.append(BlockToken("paragraph_close", -1, None))
+        self.tokens.append(BlockToken("paragraph", 0, [index, stop]))
         return stop
 
     def heading(self, index: int, rest: str, level: int) -> None:
@@ -454,7 +454,6 @@ class _Scanner:
                 "]:" in content or "]" not in content or "\\" in content)):
             raise Unsupported("list item starting with a block")
         content_indent = indent + marker_length + spaces
-        kind = "ordered_list" if line[indent] in _DIGITS else "bullet_list"
         lines, count = self.lines, self.count
         line_number = index + 1
         stop = count
@@ -481,14 +480,7 @@ class _Scanner:
             elif line_indent >= 4 or not self.ordinary(rest):
                 raise Unsupported("block after a list item")
             line_number += 1
-        paragraph_stop = min(stop, line_number)
-        tokens = self.tokens
-        tokens.append(BlockToken(f"{kind}_open", 1, [index, stop]))
-        tokens.append(BlockToken("list_item_open", 1, [index, stop]))
-        tokens.append(BlockToken("paragraph_open", 1, [index, paragraph_stop]))
-        tokens.append(BlockToken("paragraph_close", -1, None))
-        tokens.append(BlockToken("list_item_close", -1, None))
-        tokens.append(BlockToken(f"{kind}_close", -1, None))
+        self.tokens.append(BlockToken("list_item", 0, [index, stop]))
         return stop
 
 
