@@ -50,15 +50,13 @@ Rules, in the order they apply:
 * ``claim_type``: proposal for proposed modality, inference after therefore/thus/hence/we conclude,
   background for definitions with a generic subject, else direct.
 
-``python -m graphcite.claims.decompose --score FILE.jsonl`` prints per-qualifier accuracy on a
-sentence set (see :func:`score_sentence_set`).
+``python scripts/score_sentences.py FILE.jsonl`` prints per-qualifier accuracy on a sentence set
+(see :func:`score_sentence_set`).
 """
 
 from __future__ import annotations
 
 import json
-import sys
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -74,7 +72,6 @@ from graphcite.claims.qualifiers import (
     tense_of,
 )
 from graphcite.claims.syntax import Doc, build_doc, clause_at, trim_span
-from graphcite.errors import GraphciteError
 from graphcite.language.domain import active
 from graphcite.lru import LruCache
 from graphcite.models import AtomicClaim, ExtractedValue
@@ -300,28 +297,3 @@ def score_sentence_set(path: str | Path, *, model: str | None = None) -> dict[st
             totals[key][0] += good
             totals[key][1] += total
     return {key: good / total for key, (good, total) in totals.items() if total}
-
-
-def _main(argv: list[str]) -> int:
-    """``python -m graphcite.claims.decompose --score FILE [--spacy-model NAME]``: accuracy per qualifier."""
-    model = None
-    if len(argv) == 4 and argv[2] == "--spacy-model":
-        model, argv = argv[3], argv[:2]
-    if len(argv) != 2 or argv[0] != "--score" or not Path(argv[1]).is_file():
-        print("usage: python -m graphcite.claims.decompose --score SENTENCES.jsonl [--spacy-model NAME]",
-              file=sys.stderr)
-        return 2
-    started = time.perf_counter()
-    try:
-        scores = score_sentence_set(argv[1], model=model)
-    except (GraphciteError, ValueError, KeyError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    for key, value in scores.items():
-        print(f"{key:<14} {value:6.1%}")
-    print(f"{'seconds':<14} {time.perf_counter() - started:6.2f}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_main(sys.argv[1:]))

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -91,16 +89,6 @@ def test_score_sentence_set_reports_every_qualifier() -> None:
     scores = score_sentence_set(SENTENCES)
     assert set(scores) == set(QUALIFIERS)
     assert all(0.9 <= value <= 1.0 for value in scores.values()), scores
-
-
-def test_score_command_line() -> None:
-    result = subprocess.run([sys.executable, "-m", "graphcite.claims.decompose", "--score", str(SENTENCES)],
-                            capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr
-    assert "negated" in result.stdout and "%" in result.stdout
-    bad = subprocess.run([sys.executable, "-m", "graphcite.claims.decompose"], capture_output=True, text=True,
-                         timeout=120, check=False)
-    assert bad.returncode == 2 and "usage" in bad.stderr
 
 
 # --------------------------------------------------------------------------------------------
