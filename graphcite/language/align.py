@@ -176,6 +176,44 @@ def _stand_in(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...]
     return None
 
 
+def _other_modifier(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...],
+                    claim_lemmas: frozenset[str], accepted: frozenset[str]) -> str | None:
+    """Another value of the same property on the same noun in the evidence, where the claim's adjective
+    is missing: "a blue mat" against "a green mat". The noun is found, so the share of words stays
+    high, but the evidence describes it otherwise. Adjectives of different properties do not compete
+    ("a slow endpoint" / "a large endpoint": the evidence is silent on the speed), nor near-synonyms
+    ("a huge stick" / "a big stick")."""
+    word = claim_words[at]
+    if at + 1 >= len(claim_words) or not lexicon.is_adjective(word.lower):
+        return None
+    head = claim_words[at + 1]
+    if head.lemma in STOPWORDS or head.end - head.start < 2 or word.end + 1 != head.start:
+        return None
+    for j in range(1, len(ev_words)):
+        other, noun = ev_words[j - 1], ev_words[j]
+        if noun.lemma != head.lemma or other.end + 1 != noun.start or other.lemma in STOPWORDS \
+                or other.lemma in claim_lemmas or other.lower in claim_lemmas or other.proper:
+            continue
+        if lexicon.is_adjective(other.lower) and _relation(word.lemma, other.lemma) not in accepted \
+                and _relation(word.lower, other.lower) not in accepted \
+                and lexicon.same_attribute(word.lower, other.lower) and not lexicon.is_similar(word.lower, other.lower):
+            return other.lower
+    return None
+
+
+def _verbal(words: tuple[Word, ...], at: int) -> bool:
+    """The word is used as a verb: an inflected verb form not opened by a determiner ("is wearing",
+    "people wearing hats"; not "a building", "the painting")."""
+    return lexicon.is_verb_form(words[at].lower) and (
+        at == 0 or words[at - 1].lower not in word_list("noun_determiners"))
+
+
+def _named_by_class(word: str, evidence: tuple[str, ...]) -> str | None:
+    """An evidence word the claim's word names by its class, in any of the claim word's noun senses:
+    "instrument" for "guitar", "kid" for "boy" (see :func:`lexicon.is_class_of`)."""
+    return next((other for other in evidence if lexicon.is_class_of(word, other)), None)
+
+
 @lru_cache(maxsize=1)
 def _opposite_particles() -> dict[str, tuple[str, ...]]:
     """Opposed particles and prepositions WordNet has no antonym link for ("into" / "out", "front" /
@@ -359,9 +397,16 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
             nation = lexicon.nationality_of(word.lower)
             if nation and _phrase_in(nation, ev_lower):
                 status, by, relation = "paraphrase", nation, "derived"
+        if status == "missing" and "hyponym" in accepted and not _verbal(claim_words, at):
+            named = _named_by_class(word.lemma, ev_content) or (
+                _named_by_class(word.lower, ev_content) if word.lower != word.lemma else None)
+            if named:  # "instrument" in the claim, "guitar" in the evidence: the thing picks the sense
+                status, by, relation = "paraphrase", named, "hyponym"
         if status == "missing":
             stand_in = _stand_in(claim_words, at, ev_words)
             if stand_in:
                 status, by, relation = "other", stand_in, "cohyponym"
+            elif modifier := _other_modifier(claim_words, at, ev_words, claim_lemmas, accepted):
+                status, by, relation = "other", modifier, "modifier"
         slots.append(Slot(word.lemma, "word", status, by, relation, weight))
     return Alignment(tuple(slots))

@@ -55,6 +55,7 @@ from graphcite.language.lexicon_forms import (
     base_forms,
     degree_pairs,
     is_known,
+    is_verb_form,
     lookup,
     normalise,
     pos_letter,
@@ -68,17 +69,22 @@ __all__ = [
     "antonyms",
     "base_form",
     "base_forms",
+    "is_adjective",
     "is_antonym",
+    "is_class_of",
     "is_cohyponym",
     "is_derived",
     "is_kind_of",
     "is_known",
     "is_sibling",
+    "is_similar",
     "is_synonym",
+    "is_verb_form",
     "lexicon_digest",
     "name_class",
     "nationality_of",
     "related",
+    "same_attribute",
     "synonyms",
 ]
 
@@ -88,6 +94,7 @@ RELATIONS: Final[tuple[str, ...]] = ("same", "synonym", "antonym", "hypernym", "
 """What :func:`related` can answer, in the order it tests them (the first that holds wins)."""
 
 _MIN_COHYPONYM_DEPTH = 7  # a shared class this deep is a real kind ("precipitation"), not "device" or "covering"
+_CLASS_REACH = 3  # hypernym steps from a thing up to a class a claim may name it by ("guitar" -> "instrument")
 _MIN_NOUN_DEPTH = 3  # nouns nearer the root ("entity", "physical entity", "object", "whole") are too general
 
 
@@ -258,6 +265,37 @@ def is_kind_of(a: str, b: str) -> bool:
     "beijing" is a kind of "city" and of "location"; "car" of "vehicle"; "physician" of "person".
     """
     return _test("kind", normalise(a), normalise(b))
+
+
+def _steps_up(synset: int, reach: int) -> frozenset[int]:
+    """The classes at most ``reach`` hypernym (or instance) steps above a synset."""
+    lex = _lexicon()
+    out: set[int] = set()
+    layer = {synset}
+    for _ in range(reach):
+        layer = {p for s in layer for p in (*lex.hypernyms[s], *lex.instance_of.get(s, ()))}
+        out |= layer
+    return frozenset(out)
+
+
+def _class_of(general: Senses, specific: Senses) -> bool:
+    lex = _lexicon()
+    classes = frozenset(s for s in general.every if lex.pos[s] == "n" and _specific(s))
+    return bool(classes) and any(_steps_up(s, _CLASS_REACH) & classes
+                                 for s in specific.by_degree.get(0, ()) if lex.pos[s] == "n")
+
+
+def is_class_of(general: str, specific: str) -> bool:
+    """Whether some noun sense of ``general``, a less used one included, is a class at most three steps
+    above a dominant noun sense of ``specific``: "instrument" / "guitar" (a guitar is a stringed, so a
+    musical instrument, a less used sense of "instrument"), "kid" / "boy".
+
+    The specific word picks the general word's sense: a passage about a guitar speaks of an instrument
+    in its musical sense, whatever the most used sense of "instrument" is. Stricter than the
+    dominant-sense :func:`is_kind_of` on the specific side and looser on the general side; callers
+    compare nouns only (a verb form such as "wearing" is not the noun "wear", clothing).
+    """
+    return _test("class", normalise(general), normalise(specific))
 
 
 # -- derivations and topics ----------------------------------------------------------------------
@@ -449,6 +487,56 @@ def name_class(word: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=65_536)
+def is_adjective(word: str) -> bool:
+    """Whether WordNet reads ``word`` as a plain adjective in some sense ("rocky", "blue", "thick")."""
+    form = normalise(word)
+    return len(form) > 1 and form not in _lexicon().function_words and any(
+        r.pos_mask & ADJ and not r.degree for r in readings_of(form))
+
+
+def _adjective_clusters(form: str) -> frozenset[int]:
+    """Every adjective sense of a word and of the words it derives from, with their cluster heads."""
+    lex = _lexicon()
+    found = senses_of(form)
+    synsets = {s for s in found.every if lex.pos[s] in "as"}
+    for lemma in found.lemmas.get(0, frozenset()):  # "darkened" -> "darken" -> "dark"
+        for other in lex.derived_words.get(lemma, frozenset()):
+            synsets.update(s for s in lex.senses[other] if lex.pos[s] in "as")
+    return _up(frozenset(synsets))
+
+
+_MIN_ATTRIBUTE_DEPTH = 4  # "color" (visual property), not "condition" or "property"
+
+
+@lru_cache(maxsize=65_536)
+def _attribute_classes(form: str) -> frozenset[int]:
+    """The noun classes an adjective's derived nouns fall under, at most two steps up ("blue" ->
+    "blueness" -> chromatic color, color), deep enough to be one kind of property."""
+    lex = _lexicon()
+    found = senses_of(form)
+    nouns = {s for lemma in found.lemmas.get(0, frozenset()) for other in lex.derived_words.get(lemma, frozenset())
+             for s in lex.senses[other] if lex.pos[s] == "n"}
+    classes = set(nouns).union(*(_steps_up(s, 2) for s in nouns)) if nouns else set()
+    return frozenset(c for c in classes if _depth(c) >= _MIN_ATTRIBUTE_DEPTH)
+
+
+def same_attribute(a: str, b: str) -> bool:
+    """Whether two adjectives name values of one property: "blue" / "green" (colours), so that one in
+    the other's place describes the thing otherwise; "slow" / "large" (speed, size) do not compete."""
+    fa, fb = normalise(a), normalise(b)
+    return fa != fb and bool(_attribute_classes(fa) & _attribute_classes(fb))
+
+
+def is_similar(a: str, b: str) -> bool:
+    """Whether two adjectives share a WordNet cluster in any of their senses, or one derives from a
+    word that does: "huge" / "big", "muddy" / "dirty", "darkened" / "dark". Looser than a synonym:
+    for telling a rewording ("a huge stick" / "a big stick") from another description ("a rocky
+    beach" / "a sandy beach"); never for antonyms."""
+    fa, fb = normalise(a), normalise(b)
+    return fa == fb or (not is_antonym(fa, fb) and bool(_adjective_clusters(fa) & _adjective_clusters(fb)))
+
+
 # -- one answer ----------------------------------------------------------------------------------
 
 
@@ -464,6 +552,8 @@ def _test(test: str, fa: str, fb: str) -> bool:
         return not _synonymous(sa, sb) and _opposed(sa, sb)
     if test == "kind":
         return _kind_of(sa, sb)
+    if test == "class":
+        return _class_of(sa, sb)
     if test == "derived":
         return _derived(sa, sb)
     # sibling: never the same word, a synonym, or a kind of the other ("paris" / "city")

@@ -21,6 +21,7 @@ from graphcite.errors import InputError
 from graphcite.language.lexicon_data import load_tables as _lexicon
 
 __all__ = ["ADJ", "ADV", "BIT_OF_POS", "NOUN", "VERB", "Senses", "base_form", "base_forms", "degree_pairs", "is_known",
+           "is_verb_form",
            "lookup", "normalise", "pos_letter", "readings_of", "senses_of"]
 
 NOUN, VERB, ADJ, ADV = 1, 2, 4, 8  # part-of-speech bits of a reading's mask
@@ -166,6 +167,19 @@ def base_form(word: str, pos: str | None = None) -> str:
 def is_known(word: str) -> bool:
     """Whether WordNet knows the word or one of its base forms."""
     return bool(readings_of(normalise(word)))
+
+
+@lru_cache(maxsize=65_536)
+def is_verb_form(word: str) -> bool:
+    """Whether ``word`` may be an inflected verb ("wearing", "worn", "chopped"): an irregular verb form
+    or an -ing/-ed word read back to a verb other than itself. Many are nouns too ("a building"): the
+    caller decides from the words around it."""
+    form = normalise(word)
+    lex = _lexicon()
+    if form in lex.exceptions["v"]:
+        return True
+    return form.endswith(("ing", "ed")) and any(r.pos_mask & VERB and lex.words[r.lemma] != form
+                                                for r in readings_of(form))
 
 
 # -- per-word sense sets -------------------------------------------------------------------------

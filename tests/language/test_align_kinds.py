@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from graphcite.language.align import align
-from graphcite.language.lexicon import is_cohyponym, related
+from graphcite.language.lexicon import (
+    is_adjective,
+    is_class_of,
+    is_cohyponym,
+    is_similar,
+    is_verb_form,
+    related,
+    same_attribute,
+)
 from graphcite.language.nlp import lemma
 
 
@@ -87,3 +95,33 @@ def test_opposed_particles_come_from_the_word_lists() -> None:
     assert _slots("The otter sat in front of the cave.", "The otter sat behind the cave.")["front"][0] == "opposite"
     # the particle itself in the evidence: nothing opposed
     assert "into" not in _slots("The otter swam into the cave.", "The otter swam out and then into the cave.")
+
+
+def test_a_class_in_any_of_its_senses_names_a_thing() -> None:
+    assert is_class_of("instrument", "guitar")  # the musical sense, not the most used one of "instrument"
+    assert is_class_of("kid", "boy")
+    assert not is_class_of("guitar", "instrument")  # a class does not name one of its kinds
+    assert not is_class_of("dog", "cat")
+    slots = _slots("A child plays an instrument.", "A child plays the cello.")
+    assert slots["instrument"] == ("paraphrase", "hyponym")
+
+
+def test_a_verb_form_is_not_its_nouns_class() -> None:
+    assert is_verb_form("wearing") and is_verb_form("worn") and not is_verb_form("boy")
+    assert is_class_of("wear", "cap")  # "wear" is also clothing
+    assert _slots("The cyclist is wearing a cap.", "The cyclist holds a cap.")["wear"][0] == "missing"
+    # after a determiner an -ing word is a noun: "a building" names a hospital by its class
+    assert _slots("A building burned.", "A hospital burned.")["build"] == ("paraphrase", "hyponym")
+
+
+def test_another_value_of_the_same_property_on_the_same_noun() -> None:
+    assert is_adjective("brown") and not is_adjective("beach") and not is_adjective("the")
+    assert same_attribute("blue", "green") and not same_attribute("slow", "large")
+    assert _slots("A brown dog swam.", "A white dog swam.")["brown"] == ("other", "modifier")
+    # another property of the same thing: the evidence is silent on the claim's, not against it
+    assert _slots("A slow endpoint failed.", "A large endpoint failed.")["slow"][0] == "missing"
+    # a near-synonym in the same cluster, or one derived from it, is a rewording
+    assert is_similar("huge", "big") and is_similar("darkened", "dark") and not is_similar("rocky", "sandy")
+    assert not is_similar("wet", "dry")  # antonyms never
+    # the adjective must stand on the same noun, next to it
+    assert _slots("A brown dog swam.", "A dog, white and old, swam.")["brown"][0] == "missing"

@@ -3,9 +3,11 @@ own wording each, through the real pipeline (decomposition, alignment, every rul
 
 Supported kinds: a slot written as a different word form (a compound in one word or two, the parts of
 a hyphenated word, an accent, an irregular verb form, an acronym), a two-word term paraphrased as a unit, a more
-specific word reached through a less used sense, and a collective noun that adds nothing ("a crowd
+specific word reached through a less used sense, a class named in a less used sense the evidence's
+thing picks ("instrument" / "cello"), and a collective noun that adds nothing ("a crowd
 of"). Unsupported kinds: another thing of the same near class standing in the claim's place, an
-opposite in the claim word's place (also of a word too common to be a slot: "up" / "down"), and doer
+opposite in the claim word's place (also of a word too common to be a slot: "up" / "down"), another
+value of the same property on the claim's noun ("a brown dog" / "a white dog"), and doer
 and done-to exchanged ("the goat is chasing the farmer").
 """
 
@@ -37,6 +39,14 @@ SUPPORTED = [
     ("The FAA grounded the new jets.", "The Federal Aviation Administration grounded the new jets."),
     # a collective noun that says no more than the plural
     ("A crowd of tourists waited at the gate.", "Tourists waited at the gate."),
+    # the claim names the evidence's thing by its class, in a less used sense the thing picks
+    ("A child is playing an instrument in the hall.", "A child is playing the cello in the hall."),
+    ("A kid is feeding the ducks.", "A boy is feeding the ducks by the pond."),
+    # another property of the same thing leaves the claim's unsaid, not denied (the threshold decides)
+    ("The slow endpoint answered each request in about 25 seconds.",
+     "The large endpoint answered each request in about 25 seconds."),
+    # a near-synonym adjective on the same noun is a rewording, not another description
+    ("The spaniel is carrying a huge branch across the lawn.", "The spaniel is carrying a big branch across the lawn."),
 ]
 
 UNSUPPORTED = [
@@ -52,6 +62,13 @@ UNSUPPORTED = [
     ("The kettle on the stove is full.", "The kettle on the stove is empty."),
     ("The spaniel is running into the lake.", "The spaniel is running out of the lake."),
     ("The otter is climbing onto the log.", "The otter is climbing off the log."),
+    # the claim more specific than its evidence: a class does not say which thing
+    ("A man is playing a cello in the hall.", "A man is playing an instrument in the hall."),
+    # another value of the same property on the same noun: the evidence describes the thing otherwise
+    ("The ferry docked beside a black boat.", "The ferry docked beside a brown boat."),
+    ("A brown puppy is chewing the rope.", "A white puppy is chewing the rope."),
+    # a verb is not its noun's class: "wearing" is no "wear" (clothing) above "cap"
+    ("The cyclist is wearing a cap.", "The cyclist is holding a cap."),
     # doer and done-to exchanged, in the active and through a passive
     ("The goat is chasing the farmer.", "The farmer is chasing the goat across the field."),
     ("The farmer is being chased by the goat.", "The farmer is chasing the goat."),
