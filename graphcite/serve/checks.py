@@ -271,10 +271,12 @@ class CheckDesk:
         """:meth:`commit` for a coroutine on the server's event loop: the check waits here while the
         writer task writes the batches in a thread of its own. A caller that gives up waiting (its
         time limit) does not stop the write."""
-        item = _Pending(prepared, config, keep, parts=parts, future=asyncio.get_running_loop().create_future())
+        loop = asyncio.get_running_loop()
+        item = _Pending(prepared, config, keep, parts=parts, future=loop.create_future())
         self._waiting.append(item)
-        if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(self._write_waiting())
+        writer = self._writer
+        if writer is None or writer.done() or writer.get_loop() is not loop:  # (a loop closed mid-write)
+            self._writer = loop.create_task(self._write_waiting())
         assert item.future is not None
         await asyncio.shield(item.future)
         return self._result(item)
