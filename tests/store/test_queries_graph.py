@@ -1,4 +1,4 @@
-"""The graph stage's query functions (store/queries/graph.py, graph_conflicts.py) on both engines.
+"""The graph stage's query functions (store/queries/graph.py, graph_conflicts.py, lineage.py) on both engines.
 
 One small store written row by row for the purpose: a decision two posts derive from (one by
 quotation, two levels deep), an older note the decision supersedes, a lineage cycle, a restricted
@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
+from graphcite.ingest.lineage import rebuild_lineage
 from graphcite.store import Store
 from graphcite.store.queries import graph as q
 from graphcite.store.queries import graph_conflicts as cq
+from graphcite.store.queries import lineage as lq
 
 NOW = dt.datetime(2024, 3, 1, 12, 0, 0)
 SOURCES = {  # key -> (kind, visibility, revisions (id, visibility))
@@ -110,10 +112,13 @@ def graph_store(any_store: Store) -> Store:
 def test_a_claim_reference_names_its_parent(graph_store: Store) -> None:
     assert q.claim_ref(graph_store, "c-first-p1") == {"claim_id": "c-first-p1", "parent_id": "c-first", "part": 1,
                                                       "answer_rev": "ans-v2", "ordinal": 0, "text": "claim",
-                                                      "claim_type": "direct"}
+                                                      "claim_type": "direct", "answer_id": "ans"}
     row = q.claim_ref(graph_store, "c-first")
-    assert (row["parent_id"], row["part"]) == (None, None)
-    assert {k: v for k, v in row.items() if k not in ("parent_id", "part")} == q.claim_rows(graph_store, ["c-first"])[0]
+    assert (row["parent_id"], row["part"], row["answer_id"]) == (None, None, "ans")
+    assert {k: v for k, v in row.items() if k not in ("parent_id", "part", "answer_id")} == q.claim_rows(
+        graph_store, ["c-first"])[0]
+    graph_store.bulk_insert("claim", [{"claim_id": "c-lost", "answer_rev": "ans-gone", "ordinal": 0, "text": "Lost."}])
+    assert q.claim_ref(graph_store, "c-lost")["answer_id"] is None  # an answer revision not stored
     assert q.claim_ref(graph_store, "ans") is None
 
 
@@ -225,13 +230,41 @@ def test_links_into_keys_are_supersessions_and_into_downstream_any_lineage(graph
     assert q.links_into(graph_store, [], downstream=None) == []
 
 
-def test_the_recursive_closure_follows_lineage_through_the_cycle(graph_store: Store) -> None:
-    assert _links(q.lineage_closure(graph_store, ["post2.md"])) == {
-        ("post2.md", "post1.md", "quotes", "r-post2"), ("post2.md", "never.md", "derived_from", "r-post2"),
-        ("post1.md", "dec.md", "derived_from", "r-post1-b"), ("dec.md", "old.md", "supersedes", "r-dec")}
-    assert _links(q.lineage_closure(graph_store, ["cyc-b.md"], downstream="old.md")) == {
-        ("cyc-a.md", "cyc-b.md", "derived_from", "r-cyc-a"), ("cyc-b.md", "cyc-a.md", "implements", "r-cyc-b"),
-        ("dec.md", "old.md", "supersedes", "r-dec")}
+def test_the_lineage_table_holds_each_keys_card_and_closure(graph_store: Store) -> None:
+    assert lq.lineage_table_empty(graph_store)
+    assert lq.stale_sources(graph_store) == sorted(SOURCES)  # written row by row: no lineage rows yet
+    assert rebuild_lineage(graph_store) == len(SOURCES) + 1  # and never.md, which only a link names
+    assert not lq.lineage_table_empty(graph_store) and lq.stale_sources(graph_store) == []
+    rows = {r["key"]: r for r in lq.lineage_rows(graph_store, ["post2.md", "never.md", "nobody.md"])}
+    assert sorted(rows) == ["never.md", "post2.md"]
+    assert json.loads(rows["post2.md"]["links_json"]) == [  # up two levels, then the supersession seen there
+        ["dec.md", "old.md", "supersedes", "r-dec", 2], ["post1.md", "dec.md", "derived_from", "r-post1-b", 1],
+        ["post2.md", "never.md", "derived_from", "r-post2", 0], ["post2.md", "post1.md", "quotes", "r-post2", 0]]
+    card = json.loads(rows["post2.md"]["source_json"])
+    assert card["source"] == q.source_rows(graph_store, ["post2.md"])[0]
+    assert card["revisions"] == q.revision_rows(graph_store, ["post2.md"])
+    assert rows["never.md"]["source_json"] is None and rows["never.md"]["links_json"] == "[]"
+    old = json.loads(lq.lineage_rows(graph_store, ["old.md"])[0]["links_json"])
+    assert old == [["dec.md", "old.md", "supersedes", "r-dec", -1]]  # superseded from outside its closure
+    assert list(lq.lineage_rows(graph_store, ["cyc-a.md"], links=False)[0]) == ["key", "source_json"]
+
+
+def test_lineage_maintenance_reads(graph_store: Store) -> None:
+    assert _links(lq.links_touching(graph_store, ["dec.md"])) == {
+        ("post1.md", "dec.md", "derived_from", "r-post1-b"), ("hidden.md", "dec.md", "derived_from", "r-hidden"),
+        ("dec.md", "old.md", "supersedes", "r-dec")}  # not pub.md's see_also
+    assert _links(lq.lineage_links_into(graph_store, ["dec.md", "old.md"])) == {
+        ("post1.md", "dec.md", "derived_from", "r-post1-b"), ("hidden.md", "dec.md", "derived_from", "r-hidden")}
+    assert len(lq.all_followed_links(graph_store)) == len(LINKS) - 1
+    assert [r["key"] for r in lq.all_source_rows(graph_store)] == sorted(SOURCES)
+    assert len(lq.all_revision_rows(graph_store)) == sum(len(revs) for _, _, revs in SOURCES.values())
+    with graph_store.transaction():
+        lq.replace_lineage_rows(graph_store, None, [{"key": "a.md", "links_json": "[]"},
+                                                    {"key": "b.md", "links_json": "[]"}])
+        lq.replace_lineage_rows(graph_store, ["a.md"], [{"key": "a.md", "current_revision": "r", "links_json": "[1]"}])
+    assert [(r["key"], r["links_json"]) for r in graph_store.rows("SELECT * FROM source_lineage ORDER BY key")] == [
+        ("a.md", "[1]"), ("b.md", "[]")]
+    assert lq.stale_sources(graph_store) == sorted(SOURCES)
 
 
 def test_ids_filter_is_false_for_no_ids_a_list_for_few_and_one_array_for_many(graph_store: Store) -> None:
@@ -291,6 +324,7 @@ CHAIN_LOOKUPS = [
     ("revision_rows", lambda s: q.revision_rows(s, ["dec.md", "post1.md"])),
     ("links_from", lambda s: q.links_from(s, ["post2.md", "post1.md"])),
     ("links_into", lambda s: q.links_into(s, ["old.md"], downstream="dec.md")),
+    ("lineage_rows", lambda s: lq.lineage_rows(s, ["post2.md", "dec.md"])),
 ]
 
 
@@ -300,6 +334,7 @@ def test_chain_lookups_use_an_index(graph_store: Store, name: str) -> None:
 
     DuckDB picks an index scan when the scan starts, so only ``EXPLAIN ANALYZE`` shows it.
     """
+    rebuild_lineage(graph_store)
     issued: list[tuple[str, Any]] = []
     run = graph_store._run
 

@@ -21,6 +21,8 @@ from graphcite.store.queries import NEWEST_FIRST, RESTRICTED_KEYS_SQL
 
 __all__ = [
     "IN_LIST_LIMIT",
+    "REVISION_COLUMNS",
+    "SOURCE_COLUMNS",
     "all_parent_claim_ids",
     "answer_claim_ids",
     "answer_ids_of",
@@ -31,7 +33,6 @@ __all__ = [
     "given_citations",
     "ids_filter",
     "latest_verification_rows",
-    "lineage_closure",
     "links_from",
     "links_into",
     "newest_answer",
@@ -92,12 +93,15 @@ def rows_for_ids(store: Store, sql: str, column: str, ids: Iterable[str],
 
 
 def claim_ref(store: Store, claim_id: str) -> dict[str, Any] | None:
-    """One claim (``parent_id`` and ``part`` say whether it is an atomic part), or None.
+    """One claim (``parent_id`` and ``part`` say whether it is an atomic part) with its ``answer_id``, or None.
 
-    Its other columns are those of :func:`claim_rows`, so a parent claim is read once.
+    Its other columns are those of :func:`claim_rows`, so a parent claim is read once; the answer id comes
+    along in the same statement (both engines look the one answer revision up in its index).
     """
-    return store.row("SELECT claim_id, parent_id, part, answer_rev, ordinal, text, claim_type FROM claim "
-                     "WHERE claim_id = ?", [claim_id])
+    return store.row("""
+        SELECT c.claim_id, c.parent_id, c.part, c.answer_rev, c.ordinal, c.text, c.claim_type, a.answer_id
+        FROM claim c LEFT JOIN answer a ON a.answer_rev = c.answer_rev
+        WHERE c.claim_id = ?""", [claim_id])
 
 
 def newest_answer(store: Store, ref: str) -> dict[str, Any] | None:
@@ -216,18 +220,22 @@ def revision_source_keys(store: Store, revision_ids: Iterable[str]) -> set[str]:
         store, "SELECT DISTINCT source_key FROM source_revision WHERE {ids}", "revision_id", revision_ids)}
 
 
+#: The columns of a source a graph shows (also what graphcite.ingest.lineage keeps in source_lineage).
+SOURCE_COLUMNS = "key, title, kind, visibility, current_revision"
+#: The columns of a revision a graph shows (the date as text, the same on both engines).
+REVISION_COLUMNS = """revision_id, source_key, seq, status, CAST(effective AS VARCHAR) AS effective, visibility,
+               previous_revision, title"""
+
+
 def source_rows(store: Store, keys: Iterable[str]) -> list[dict[str, Any]]:
     """``key``, ``title``, ``kind``, ``visibility`` and ``current_revision`` of some sources, unordered."""
-    return rows_for_ids(store, "SELECT key, title, kind, visibility, current_revision FROM source WHERE {ids}",
-                        "key", keys)
+    return rows_for_ids(store, f"SELECT {SOURCE_COLUMNS} FROM source WHERE {{ids}}", "key", keys)
 
 
 def revision_rows(store: Store, source_keys: Iterable[str]) -> list[dict[str, Any]]:
     """Every revision of some sources, by source and sequence (sorted here: an ORDER BY costs DuckDB more)."""
-    rows = rows_for_ids(store, """
-        SELECT revision_id, source_key, seq, status, CAST(effective AS VARCHAR) AS effective, visibility,
-               previous_revision, title
-        FROM source_revision WHERE {ids}""", "source_key", source_keys)
+    rows = rows_for_ids(store, f"SELECT {REVISION_COLUMNS} FROM source_revision WHERE {{ids}}", "source_key",
+                        source_keys)
     return sorted(rows, key=lambda r: (r["source_key"], r["seq"]))
 
 
@@ -236,33 +244,7 @@ def revision_rows(store: Store, source_keys: Iterable[str]) -> list[dict[str, An
 # ----------------------------------------------------------------------------------------------
 
 _LINK_COLUMNS = "from_key, to_key, relation, declared_in"
-_LINEAGE = ("derived_from", "quotes", "implements")
-_FOLLOWED = (*_LINEAGE, "supersedes")
-
-# The walk as one recursive CTE (UNION gives set semantics, so a cycle adds no row and ends the
-# recursion). DuckDB joins each step by hashing the whole link table (no index join), PostgreSQL
-# probes the from_key index.
-_CLOSURE_SQL = f"""
-    WITH RECURSIVE up(key) AS (
-        SELECT unnest(CAST(? AS VARCHAR[]))
-        UNION
-        SELECT l.to_key FROM up JOIN source_link l ON l.from_key = up.key
-        WHERE l.relation IN ('derived_from', 'quotes', 'implements'))
-    SELECT {_LINK_COLUMNS} FROM source_link
-    WHERE relation IN ('derived_from', 'quotes', 'implements', 'supersedes')
-      AND (from_key IN (SELECT key FROM up) OR (relation = 'supersedes' AND to_key IN (SELECT key FROM up))
-           OR to_key = ?)"""
-
-
-def lineage_closure(store: Store, start: Iterable[str], downstream: str | None = None) -> list[dict[str, Any]]:
-    """Every link (in force or not) declared by or superseding a key reachable upward from ``start``.
-
-    Reachable means through derived_from, quotes or implements links, in one recursive query; with
-    ``downstream`` the links into that key are included too. Rows are ``from_key``, ``to_key``,
-    ``relation`` and ``declared_in``, unordered.
-    """
-    # "" names no source (keys are paths); a NULL parameter would slow DuckDB's plan down threefold
-    return store.rows(_CLOSURE_SQL, [sorted(set(start)), downstream or ""])
+_FOLLOWED = ("derived_from", "quotes", "implements", "supersedes")
 
 
 def links_from(store: Store, keys: Iterable[str]) -> list[dict[str, Any]]:
