@@ -13,9 +13,13 @@ machine at the same moment:
   engine ``graph.chain(store, claim)`` and ``audit_independence(store, claim)`` for 200 random claims:
   p50/p95/p99, the child's own CPU time per call (all of DuckDB's work, only the client's for
   PostgreSQL; steadier than wall time on a shared machine) and its peak RSS. ``--baseline REV`` times graphcite as of git revision REV on
-  the same stores in the same run (exported with ``git archive``), for before/after rows.
+  the same stores in the same run (exported with ``git archive``), for before/after rows, ``--runs N``
+  pairs of them interleaved, and a last row per engine with the after/before ratios (median of the
+  runs). A kept store from an older graphcite is upgraded and its lineage table filled first (the
+  older code is told to read the newer schema version: it only reads, and ignores the added table).
 
-    python -m benchmarks.backends [--sizes 100000,1000000] [--rows 1000000] [--baseline REV] [--json]
+    python -m benchmarks.backends [--sizes 100000,1000000] [--rows 1000000] [--baseline REV] [--runs N]
+                                  [--threads N] [--json]
 """
 
 from __future__ import annotations
@@ -33,24 +37,28 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from benchmarks.common import DATA, ROOT, emit
-from benchmarks.graph import PEAK_RSS, generate
+from benchmarks.graph import PEAK_RSS, ensure_lineage, generate
 
 if TYPE_CHECKING:
     from graphcite.store.pgserver import PgServer
 
-__all__ = ["bulk_rates", "main", "query_latency"]
+__all__ = ["bulk_rates", "main", "query_latency", "ratios"]
 
 SAMPLE = 200
 
 QUERY_CHILD = """
 import json, random, statistics, sys, time
 import graphcite.graph.fetch as fetch
+import graphcite.store.base as base
 from graphcite.store import Store
 from graphcite.graph import audit_independence, chain
-db, n, lineage = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+db, n, lineage, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 if lineage != "default":
     fetch.LINEAGE_QUERY = lineage
+base.SCHEMA_VERSION = max(base.SCHEMA_VERSION, 3)  # older code reads the stores the newer one has upgraded
 with Store(db, read_only=True) as store:
+    if threads and store.engine == "duckdb":
+        store.con.execute(f"SET threads = {threads}")
     ids = [r[0] for r in store.tuples("SELECT claim_id FROM claim WHERE part IS NULL ORDER BY claim_id")]
     sample = random.Random(11).sample(ids, min(n, len(ids)))
     del ids
@@ -112,21 +120,45 @@ def _drop_database(url: str) -> None:
 
 
 def query_latency(db: str, engine: str, claims: int, *, code: str = "current", lineage: str = "default",
-                  pythonpath: Path | None = None) -> dict[str, Any]:
+                  pythonpath: Path | None = None, threads: int = 0, run: int = 1) -> dict[str, Any]:
     """p50/p95/p99 of ``chain`` and ``audit independence`` for :data:`SAMPLE` random claims, in a fresh process.
 
-    ``pythonpath`` runs an exported older graphcite instead of this checkout (the ``before`` rows).
+    ``pythonpath`` runs an exported older graphcite instead of this checkout (the ``before`` rows);
+    ``threads`` sets DuckDB's worker threads on the read connection (0: DuckDB's default).
     """
     env = dict(os.environ)
     if pythonpath is not None:
         env["PYTHONPATH"] = str(pythonpath)
-    done = subprocess.run([sys.executable, "-c", PEAK_RSS + QUERY_CHILD, db, str(SAMPLE), lineage],
+    done = subprocess.run([sys.executable, "-c", PEAK_RSS + QUERY_CHILD, db, str(SAMPLE), lineage, str(threads)],
                           capture_output=True, text=True, cwd=pythonpath or ROOT, env=env, check=False)
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-2000:])
     result = json.loads(done.stdout.strip().splitlines()[-1])
     return {"measure": "graph", "engine": engine, "claims": claims, "code": code, "lineage": lineage,
+            "threads": threads or None, "run": run,
             **{k: round(v, 1) if isinstance(v, float) else v for k, v in result.items()}}
+
+
+def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per engine and size: the current code's p50s and CPU over the before code's, median of the runs."""
+    import statistics
+
+    out = []
+    graph = [r for r in rows if r.get("measure") == "graph"]
+    for engine, claims in sorted({(r["engine"], r["claims"]) for r in graph}):
+        mine = [r for r in graph if (r["engine"], r["claims"]) == (engine, claims)]
+        before = {r["run"]: r for r in mine if str(r["code"]).startswith("before")}
+        for code in sorted({r["code"] for r in mine if not str(r["code"]).startswith("before")}):
+            after = {r["run"]: r for r in mine if r["code"] == code}
+            runs = sorted(set(before) & set(after))
+            if not runs:
+                continue
+            row: dict[str, Any] = {"measure": "ratio after/before", "engine": engine, "claims": claims, "code": code,
+                                   "runs": len(runs)}
+            for key in ("chain_p50_ms", "independence_p50_ms", "client_cpu_ms"):
+                row[key] = round(statistics.median(after[n][key] / before[n][key] for n in runs), 2)
+            out.append(row)
+    return out
 
 
 def export_revision(revision: str, folder: Path) -> Path:
@@ -169,6 +201,7 @@ def graph_stores(claims: int, data: Path, server: PgServer, *, rebuild: bool = F
         rows.append({"measure": "generate", "engine": "duckdb", "claims": claims,
                      "seconds": counts["generate_seconds"]})
     url = server.url(name)
+    rows += _upgraded(str(duck), "duckdb", claims)  # a store kept from an older graphcite
     if not exists:
         url = server.create_database(name)
         start = time.perf_counter()
@@ -178,7 +211,21 @@ def graph_stores(claims: int, data: Path, server: PgServer, *, rebuild: bool = F
         total = sum(copied.values())
         rows.append({"measure": "copy_store", "engine": "duckdb->postgresql", "claims": claims, "rows": total,
                      "rows_per_s": round(total / seconds), "seconds": round(seconds, 1)})
+    rows += _upgraded(url, "postgresql", claims)
     return duck, url, rows
+
+
+def _upgraded(db: str, engine: str, claims: int) -> list[dict[str, Any]]:
+    """Open a kept store for writing (the schema upgrade) and fill its lineage table if it is empty."""
+    from graphcite.store import Store
+
+    start = time.perf_counter()
+    with Store(db) as store:
+        written = ensure_lineage(store)
+    if not written:
+        return []
+    return [{"measure": "lineage table filled", "engine": engine, "claims": claims, "rows": written,
+             "seconds": round(time.perf_counter() - start, 1)}]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -189,8 +236,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="where the generated stores and the PostgreSQL cluster are kept between runs")
     parser.add_argument("--rebuild", action="store_true", help="generate and copy the stores again")
     parser.add_argument("--baseline", metavar="REV", help="also time graphcite as of git revision REV (before rows)")
-    parser.add_argument("--lineage", default="default", choices=["default", "levels", "recursive"],
-                        help="force one lineage walk (graph.fetch.LINEAGE_QUERY) in the current code")
+    parser.add_argument("--lineage", default="default", choices=["default", "levels", "table"],
+                        help="force one lineage read (graph.fetch.LINEAGE_QUERY) in the current code")
+    parser.add_argument("--runs", type=int, default=1, help="before/after pairs per engine and size, interleaved")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="also time the current code with DuckDB's worker threads set to this many")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -207,13 +257,17 @@ def main(argv: list[str] | None = None) -> None:
                 duck, url, built = graph_stores(claims, args.data, server, rebuild=args.rebuild)
                 rows += built
                 for engine, db in (("duckdb", str(duck)), ("postgresql", url)):
-                    if before is not None:
-                        rows.append(query_latency(db, engine, claims, code=f"before ({args.baseline})",
-                                                  pythonpath=before))
-                    rows.append(query_latency(db, engine, claims, lineage=args.lineage))
+                    for run in range(1, args.runs + 1):  # before and after interleaved, run by run
+                        if before is not None:
+                            rows.append(query_latency(db, engine, claims, code=f"before ({args.baseline})",
+                                                      pythonpath=before, run=run))
+                        rows.append(query_latency(db, engine, claims, lineage=args.lineage, run=run))
+                        if args.threads and engine == "duckdb":
+                            rows.append(query_latency(db, engine, claims, code=f"current, threads={args.threads}",
+                                                      lineage=args.lineage, threads=args.threads, run=run))
     finally:
         server.stop("fast")
-    emit(rows, args.json)
+    emit(rows + ratios(rows), args.json)
 
 
 if __name__ == "__main__":

@@ -100,6 +100,14 @@ CREATE TABLE IF NOT EXISTS source (
 	PRIMARY KEY (key)
 );
 
+CREATE TABLE IF NOT EXISTS source_lineage (
+	key VARCHAR NOT NULL,
+	current_revision VARCHAR,
+	source_json VARCHAR,
+	links_json VARCHAR NOT NULL,
+	PRIMARY KEY (key)
+);
+
 CREATE TABLE IF NOT EXISTS source_link (
 	link_id VARCHAR NOT NULL,
 	from_key VARCHAR NOT NULL,

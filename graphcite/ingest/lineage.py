@@ -10,19 +10,31 @@ in the cycle are relabelled ``supersedes_cycle`` -- every reader of ``supersedes
 of them as superseded -- and the ingest reports the cycle. When a later revision breaks the cycle,
 the remaining links become ``supersedes`` again. A source naming itself is refused before this
 (see :mod:`graphcite.ingest.prepare`).
+
+The source_lineage table is derived from these links and the sources: one row per key with its source
+card and the links of its upward closure (:func:`closure_links`), so a support chain reads its whole
+lineage with one index lookup per start key instead of one per level. Ingest keeps it current in the
+same transaction (:func:`refresh_lineage`, called after the cycles are labelled); a store whose table is
+empty (written before it existed) is filled by its next ingest.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+import json
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphcite.store import Store
+from graphcite.store.queries import graph as graph_queries
 from graphcite.store.queries import ingest as queries
+from graphcite.store.queries import lineage as lineage_queries
 
-__all__ = ["CYCLE_RELATION", "LINEAGE_KEYS", "current_links", "dangling_links", "links_from_metadata",
-           "mark_supersession_cycles", "supersession_cycles"]
+__all__ = ["CYCLE_RELATION", "FULL_REFRESH_AT", "LINEAGE_KEYS", "LINEAGE_RELATIONS", "MAX_LINEAGE_LEVELS",
+           "LinkIndex", "closure_links", "computed_lineage", "current_links", "dangling_links", "lineage_row", "links_from_metadata",
+           "mark_supersession_cycles", "rebuild_lineage", "refresh_lineage", "supersession_cycles", "walk_up"]
 
 #: The relation a ``supersedes`` link carries while it is part of a cycle of current declarations.
 CYCLE_RELATION = "supersedes_cycle"
@@ -85,13 +97,16 @@ def supersession_cycles(store: Store) -> list[list[str]]:
     return _cycle_groups([(r["from_key"], r["to_key"]) for r in rows]) if rows else []
 
 
-def mark_supersession_cycles(store: Store) -> list[str]:
-    """Relabel current supersession links by whether they lie on a cycle; one warning per cycle.
+def mark_supersession_cycles(store: Store, written: Iterable[str] | None = None) -> list[str]:
+    """Relabel current supersession links by whether they lie on a cycle, then bring source_lineage up to
+    date (:func:`refresh_lineage`; ``written`` names the sources this ingest wrote, None finds them);
+    one warning per cycle.
 
-    Runs inside the ingest transaction after the new links are written.
+    Runs inside the ingest transaction after the new links are written and the sources moved.
     """
     rows = queries.current_supersessions(store, _SUPERSESSION_RELATIONS)
     if not rows:
+        refresh_lineage(store, written)
         return []
     groups = _cycle_groups([(r["from_key"], r["to_key"]) for r in rows])
     group_of = {key: index for index, group in enumerate(groups) for key in group}
@@ -102,7 +117,161 @@ def mark_supersession_cycles(store: Store) -> list[str]:
         wanted = CYCLE_RELATION if cyclic else "supersedes"
         if row["relation"] != wanted:
             relabel[wanted].append(row["link_id"])
+    relabelled = {row["link_id"]: (row["from_key"], row["to_key"]) for row in rows}
     for relation, link_ids in relabel.items():
         queries.relabel_links(store, link_ids, relation)
+    refresh_lineage(store, written, also={k for ids in relabel.values() for i in ids for k in relabelled[i]})
     return [f"supersession cycle among {', '.join(group)}: they supersede one another, so none of them "
             "is treated as superseded (fix their supersedes / superseded_by keys)" for group in groups]
+
+
+# ----------------------------------------------------------------------------------------------
+# source_lineage: each key's source card and upward closure
+# ----------------------------------------------------------------------------------------------
+
+LINEAGE_RELATIONS = lineage_queries.LINEAGE
+#: A walk upward stops after this many levels (keys at most 63 levels above a start are visited).
+MAX_LINEAGE_LEVELS = 64
+#: More stale keys than this and the whole table is computed again from every link (one read).
+FULL_REFRESH_AT = 2000
+
+Link = tuple[str, str, str, str]  # from_key, to_key, relation, declared_in
+
+
+@dataclass(slots=True)
+class LinkIndex:
+    """Followed links (lineage and supersedes, any revision's declaration) indexed for walks upward."""
+
+    out: dict[str, list[Link]] = field(default_factory=dict)  # by from_key
+    superseding: dict[str, list[Link]] = field(default_factory=dict)  # supersedes links by to_key
+    parents: dict[str, list[str]] = field(default_factory=dict)  # lineage parents by from_key
+
+    def add(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        for row in rows:
+            link = (row["from_key"], row["to_key"], row["relation"], row["declared_in"])
+            out = self.out.setdefault(link[0], [])
+            if link in out:
+                continue
+            out.append(link)
+            if link[2] in LINEAGE_RELATIONS:
+                self.parents.setdefault(link[0], []).append(link[1])
+            else:
+                self.superseding.setdefault(link[1], []).append(link)
+
+
+def closure_links(key: str, index: LinkIndex) -> list[list[Any]]:
+    """``[from, to, relation, declared_in, level]`` of every link a walk upward from ``key`` reads, sorted.
+
+    The walk follows derived_from, quotes and implements links whatever revision declared them (which
+    of them are in force is decided by the reader, from the current revisions) and visits keys at most
+    63 levels up; it reads every followed link a visited key declares (level: that key's distance) and
+    every supersedes link into a visited key (level -1 when its other end was not visited).
+    """
+    level = {key: 0}
+    queue = deque([key])
+    while queue:
+        node = queue.popleft()
+        if level[node] >= MAX_LINEAGE_LEVELS - 1:
+            continue
+        for parent in index.parents.get(node, ()):
+            if parent not in level:
+                level[parent] = level[node] + 1
+                queue.append(parent)
+    found: dict[Link, int] = {}
+    for node, depth in level.items():
+        for link in index.out.get(node, ()):
+            found[link] = depth
+    for node in level:
+        for link in index.superseding.get(node, ()):
+            found.setdefault(link, -1)
+    return sorted([*link, depth] for link, depth in found.items())
+
+
+def walk_up(store: Store, keys: Iterable[str]) -> LinkIndex:
+    """The links :func:`closure_links` needs for ``keys``: one index lookup per level, then one for supersedes."""
+    index = LinkIndex()
+    visited: set[str] = set()
+    frontier = set(keys)
+    for _ in range(MAX_LINEAGE_LEVELS):
+        if not frontier:
+            break
+        visited |= frontier
+        rows = graph_queries.links_from(store, frontier)
+        index.add(rows)
+        frontier = {r["to_key"] for r in rows if r["relation"] in LINEAGE_RELATIONS} - visited
+    index.add(graph_queries.links_into(store, visited))
+    return index
+
+
+def _walk_down(store: Store, keys: set[str]) -> set[str]:
+    """``keys`` and every key that reaches one of them upward within the levels a closure visits."""
+    reached = set(keys)
+    frontier = set(keys)
+    for _ in range(MAX_LINEAGE_LEVELS - 1):
+        if not frontier:
+            break
+        frontier = {r["from_key"] for r in lineage_queries.lineage_links_into(store, frontier)} - reached
+        reached |= frontier
+    return reached
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def lineage_row(key: str, index: LinkIndex, source: Mapping[str, Any] | None,
+                revisions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The source_lineage row of ``key``: its card (``source``: its source row, None if never ingested)
+    and its closure."""
+    card = None if source is None else _dumps({"source": dict(source), "revisions": [dict(r) for r in revisions]})
+    return {"key": key, "current_revision": None if source is None else source["current_revision"],
+            "source_json": card, "links_json": _dumps(closure_links(key, index))}
+
+
+def _rows(keys: Iterable[str], index: LinkIndex, sources: Mapping[str, Mapping[str, Any]],
+          revisions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    by_source: dict[str, list[Mapping[str, Any]]] = {}
+    for revision in revisions:  # sorted by source and sequence
+        by_source.setdefault(revision["source_key"], []).append(revision)
+    return [lineage_row(key, index, sources.get(key), by_source.get(key, ())) for key in sorted(keys)]
+
+
+def computed_lineage(store: Store) -> list[dict[str, Any]]:
+    """Every source_lineage row as computed from all sources, revisions and links (nothing written), by key."""
+    index = LinkIndex()
+    links = lineage_queries.all_followed_links(store)
+    index.add(links)
+    sources = {row["key"]: row for row in lineage_queries.all_source_rows(store)}
+    keys = set(sources) | {k for link in links for k in (link["from_key"], link["to_key"])}
+    return _rows(keys, index, sources, lineage_queries.all_revision_rows(store))
+
+
+def rebuild_lineage(store: Store) -> int:
+    """Compute every source_lineage row again from all sources, revisions and links; returns the rows written."""
+    rows = computed_lineage(store)
+    with store.transaction():
+        lineage_queries.replace_lineage_rows(store, None, rows)
+    return len(rows)
+
+
+def refresh_lineage(store: Store, written: Iterable[str] | None = None, *, also: Iterable[str] = ()) -> int:
+    """Recompute the source_lineage rows that sources written or links changed make stale; returns rows written.
+
+    ``written`` names the sources whose row or revisions changed (None: every source whose lineage row
+    is missing or names another current revision); ``also`` names keys whose links changed otherwise
+    (relabelled supersessions). A link touching a changed key changes the closure of every key below
+    it, so those rows are recomputed too. An empty table, or many changes, is computed again in full.
+    """
+    seeds = set(lineage_queries.stale_sources(store) if written is None else written) | set(also)
+    if not seeds:
+        return 0
+    if len(seeds) > FULL_REFRESH_AT or lineage_queries.lineage_table_empty(store):
+        return rebuild_lineage(store)
+    seeds |= {k for link in lineage_queries.links_touching(store, seeds) for k in (link["from_key"], link["to_key"])}
+    affected = _walk_down(store, seeds)
+    index = walk_up(store, affected)
+    sources = {row["key"]: row for row in graph_queries.source_rows(store, affected)}
+    rows = _rows(affected, index, sources, graph_queries.revision_rows(store, sources))
+    with store.transaction():
+        lineage_queries.replace_lineage_rows(store, affected, rows)
+    return len(rows)

@@ -11,16 +11,35 @@ import pyarrow as pa
 from sqlalchemy import BigInteger
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.schema import CreateIndex, CreateTable
-from sqlmodel import SQLModel
+from sqlmodel import Field, SQLModel
 
 from graphcite import models
 
-__all__ = ["APPEND_ONLY", "IMMUTABLE", "META_TABLE", "SCHEMA_VERSION", "TABLES", "arrow_schema",
-           "bigint_columns", "ddl_statements", "primary_key", "table_ddl", "utcnow"]
+__all__ = ["APPEND_ONLY", "DERIVED", "IMMUTABLE", "META_TABLE", "SCHEMA_VERSION", "TABLES", "SourceLineage",
+           "arrow_schema", "bigint_columns", "ddl_statements", "primary_key", "table_ddl", "utcnow"]
 
 #: 2: offset, page and line columns became BIGINT (stores at 1 are upgraded when opened for writing).
-SCHEMA_VERSION = 2
+#: 3: the source_lineage table (stores at 2 get it empty when opened for writing; their next ingest fills it,
+#: and until then the graph reads what a missing row would hold from the base tables).
+SCHEMA_VERSION = 3
 META_TABLE = "graphcite_meta"
+
+
+class SourceLineage(SQLModel, table=True):
+    """Derived from source, source_revision and source_link, and kept by ingest: one row per source key and
+    per key a link names, so a support chain reads its sources and their lineage with two index lookups.
+
+    ``source_json`` is the source's row and every revision of it (null for a key never ingested);
+    ``links_json`` is every derived_from / quotes / implements / supersedes link declared by a key reachable
+    upward from this one (any revision's declaration, at most 63 levels up) with its level, and every
+    supersedes link into such a key (level -1). ``current_revision`` tells ingest which rows are stale.
+    """
+
+    __tablename__ = "source_lineage"
+    key: str = Field(primary_key=True)
+    current_revision: str | None = None
+    source_json: str | None = None
+    links_json: str = "[]"
 
 TABLES: dict[str, type[SQLModel]] = {
     "source": models.Source,
@@ -35,12 +54,15 @@ TABLES: dict[str, type[SQLModel]] = {
     "verification": models.VerificationRecord,
     "annotation": models.Annotation,
     "lemma_lookup": models.LemmaEntry,
+    "source_lineage": SourceLineage,
 }
 
 #: Records that are appended and never changed: verification runs, reviewers' judgements, acceptances.
 APPEND_ONLY = ("verification", "annotation", "acceptance")
 #: Content-addressed rows: a revision, its units and their values never change once written.
 IMMUTABLE = ("source_revision", "evidence_unit", "typed_value")
+#: Rows computed from other tables and rewritten by ingest (see graphcite.ingest.lineage).
+DERIVED = ("source_lineage",)
 
 
 def utcnow() -> dt.datetime:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from lineage_corpus import build_store
 
-from graphcite.store import Store
+from graphcite.store import Store, copy_store
 
 
 @pytest.fixture(scope="session")
@@ -41,3 +41,13 @@ def writable_store(lineage_db: tuple[Path, dict[str, Any]], tmp_path: Path) -> I
     shutil.copy(lineage_db[0], copy)
     with Store(copy) as store:
         yield store
+
+
+@pytest.fixture(scope="session")
+def pg_lineage(lineage_db: tuple[Path, dict[str, Any]], new_pg_database: Callable[..., str]) -> str:
+    """The lineage store copied row for row into a PostgreSQL database; its URL."""
+    url = new_pg_database()
+    with Store(lineage_db[0], read_only=True) as source, Store(url) as target:
+        copied = copy_store(source, target)
+        assert copied == source.counts() == target.counts()
+    return url

@@ -1,13 +1,12 @@
 """The graph commands on both engines: the same store content gives byte-identical output.
 
 The lineage store is built once in DuckDB and copied row for row into a fresh PostgreSQL database,
-so every read path (recursive lineage, latest records, conflicts, exports) is compared on equal data.
+so every read path (the lineage table, latest records, conflicts, exports) is compared on equal data.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ import typer
 from typer.testing import CliRunner
 
 from graphcite.cli.graph import register
-from graphcite.store import Store, copy_store
+from graphcite.store import Store
 
 runner = CliRunner()
 
@@ -31,16 +30,6 @@ def app() -> typer.Typer:
 
     register(app)
     return app
-
-
-@pytest.fixture(scope="module")
-def pg_lineage(lineage_db: tuple[Path, dict[str, Any]], new_pg_database: Callable[..., str]) -> str:
-    """The lineage store copied into a PostgreSQL database; its URL."""
-    url = new_pg_database()
-    with Store(lineage_db[0], read_only=True) as source, Store(url) as target:
-        copied = copy_store(source, target)
-        assert copied == source.counts() == target.counts()
-    return url
 
 
 def _both(app: typer.Typer, args: list[str], duck: Path, url: str) -> tuple[str, str]:
