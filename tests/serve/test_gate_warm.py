@@ -141,6 +141,10 @@ def test_served_gate_verdicts_are_the_plain_path_s(any_corpus_store: Store, audi
         assert _served(service, lines, audience) == plain  # every verdict from memory
         service.warm.clear()
         assert _served(service, lines, audience) == plain  # pair relations from memory, evidence read again
+        service.warm.clear()
+        with service.reader() as view:
+            assert service.warm.prewarm(view)["units"] > 400
+        assert _served(service, lines, audience) == plain  # postings, units and values read ahead
     finally:
         service.close()
     assert [json.dumps(v, sort_keys=True) for v in gate_stream(any_corpus_store, lines, audience=audience)] == plain
@@ -211,3 +215,21 @@ def test_keyed_reads_are_shared_by_views_and_dropped_with_the_generation(corpus_
     third = WarmView(corpus_store, warm)
     assert reads.unit_texts(third, unit_ids[:1]) == {unit_ids[0]: "rewritten"}
     assert third.store_reads == 1
+
+
+def test_prewarm_reads_ahead_what_the_contradiction_search_asks(any_corpus_store: Store) -> None:
+    from graphcite.claims.decompose import decompose
+    from graphcite.store.queries.contradictions import contradiction_candidates, values_with_unit_start
+    from graphcite.verify.contradictions import _term_rows
+
+    _, (claims, parts, terms) = _term_rows([decompose(c["text"]) for c in _claims()])
+    grouped = contradiction_candidates(any_corpus_store, claims, parts, terms, per_part=12, common_share=0.05)
+    warm = WarmReads()
+    stats = warm.prewarm(WarmView(any_corpus_store, warm))
+    assert stats["postings"] > 1000 and stats["units"] > 400 and stats["valued_units"] == stats["units"]
+    view = WarmView(any_corpus_store, warm)
+    found = contradiction_candidates(view, claims, parts, terms, per_part=12, common_share=0.05)
+    assert grouped and [list(r.items()) for r in found] == [list(r.items()) for r in grouped]
+    units = {r["unit_id"] for r in found}
+    assert values_with_unit_start(view, units) == values_with_unit_start(any_corpus_store, units)
+    assert view.store_reads == 1  # the unit count only: every posting, unit row and value came from memory

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from graphcite.store.base import Store
+from graphcite.store.queries.contradictions import _CURRENT_UNIT
 
-__all__ = ["EVIDENCE_FINGERPRINT", "TERM_POSTINGS_OF_TERM", "add_reviewer_row", "evidence_fingerprint",
-           "index_vocabulary", "reviewer_exists", "reviewer_rows", "reviewer_secret"]
+__all__ = ["CURRENT_UNIT", "EVIDENCE_FINGERPRINT", "TERM_POSTINGS_OF_TERM", "add_reviewer_row", "current_unit_rows",
+           "evidence_fingerprint", "index_postings", "index_vocabulary", "reviewer_exists", "reviewer_rows",
+           "reviewer_secret", "values_with_unit_start_of_all"]
 
 #: One cheap read over the evidence tables that changes whenever evidence is ingested or a pointer moves.
 EVIDENCE_FINGERPRINT = ("SELECT (SELECT count(*) FROM source) AS sources, "
@@ -28,6 +30,37 @@ def evidence_fingerprint(store: Store) -> tuple[Any, ...]:
 #: answers it without a read for a term the index does not hold (tests/serve/test_gate_warm.py holds the
 #: two texts equal by counting the reads of a sentence of new words).
 TERM_POSTINGS_OF_TERM = "SELECT unit_id FROM term_posting WHERE term = ?"
+
+
+#: The contradiction search's one-unit read on a warm view (the same text: its answers are what
+#: :func:`current_unit_rows` reads ahead for every unit).
+CURRENT_UNIT = _CURRENT_UNIT
+
+
+def index_postings(store: Store) -> dict[str, list[str]]:
+    """Every term's units, in unit order: the answers of :data:`TERM_POSTINGS_OF_TERM` for all terms at once."""
+    postings: dict[str, list[str]] = {}
+    for term, unit_id in store.tuples("SELECT term, unit_id FROM term_posting ORDER BY term, unit_id"):
+        postings.setdefault(term, []).append(unit_id)
+    return postings
+
+
+def current_unit_rows(store: Store) -> list[dict[str, Any]]:
+    """The :data:`CURRENT_UNIT` row of every unit of a current revision, by unit id (its columns, its order)."""
+    return store.rows("""
+        SELECT u.unit_id, u.text, u.status, u.source_key, u.heading_path_json, u.page, u.revision_id,
+               rev.visibility, rev.status AS doc_status
+        FROM evidence_unit u
+        JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id
+        JOIN source_revision rev ON rev.revision_id = u.revision_id
+        ORDER BY u.unit_id""")
+
+
+def values_with_unit_start_of_all(store: Store) -> list[dict[str, Any]]:
+    """Every typed value with its unit's start (``unit_start``), by unit and start: what
+    :func:`graphcite.store.queries.contradictions.values_with_unit_start` reads, for all units at once."""
+    return store.rows("SELECT t.*, u.start AS unit_start FROM typed_value t "
+                      "JOIN evidence_unit u ON u.unit_id = t.unit_id ORDER BY t.unit_id, t.start, t.\"end\"")
 
 
 def index_vocabulary(store: Store, limit: int) -> frozenset[str] | None:
