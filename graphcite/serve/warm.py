@@ -40,6 +40,7 @@ from graphcite.store.queries.serve import (
     current_unit_rows,
     evidence_fingerprint,
     index_postings,
+    index_sizes,
     index_vocabulary,
     values_with_unit_start_of_all,
 )
@@ -137,40 +138,43 @@ class WarmReads:
         return terms
 
     def prewarm(self, store: Any) -> dict[str, Any]:
-        """Read ahead, in four statements, what a new sentence's contradiction search asks of the store:
+        """Read ahead, in a few statements, what a new sentence's contradiction search asks of the store:
         the vocabulary, every term's postings, every current unit's row and every unit's typed values.
 
-        Kept for the current generation like any read; postings and unit rows only when they all fit in
-        ``max_entries`` (a larger store reads them on first use). Returns what was kept and the seconds.
+        Kept for the current generation like any read, and only what fits: postings and unit rows when
+        they all fit in ``max_entries``, values when they fit in ``memo_entries`` (a larger store reads
+        them on first use; nothing is read that would not be kept). Returns what was kept and the seconds.
         """
         began = time.perf_counter()
         base = getattr(store, "unwrapped", store)
         generation = self.generation
         vocabulary = self.vocabulary(base)
-        postings = index_postings(base)
-        units = current_unit_rows(base)
-        fits = len(postings) + len(units) <= self._entries.max_entries - len(self._entries)
-        values: dict[str, list[dict[str, Any]]] = {row["unit_id"]: [] for row in units}
-        for row in values_with_unit_start_of_all(base):
-            values.setdefault(row["unit_id"], []).append(row)
+        terms, units, valued = index_sizes(base)
         table = self._table("unit values at", None)
-        fits_values = len(values) <= table.max_entries
+        fits = terms + units <= self._entries.max_entries - len(self._entries)
+        fits_values = units + valued <= table.max_entries
+        postings = index_postings(base) if fits else {}
+        rows = current_unit_rows(base) if fits or fits_values else []
+        values: dict[str, list[dict[str, Any]]] = {}
+        if fits_values:
+            values = {row["unit_id"]: [] for row in rows}
+            for row in values_with_unit_start_of_all(base):
+                values.setdefault(row["unit_id"], []).append(row)
 
         def keep() -> None:
             if fits:
                 for term, unit_ids in postings.items():
                     self._entries.put(_key("rows", TERM_POSTINGS_OF_TERM, [term]),
                                       tuple((("unit_id", unit_id),) for unit_id in unit_ids))
-                for row in units:
+                for row in rows:
                     self._entries.put(_key("rows", CURRENT_UNIT, [row["unit_id"]]), (tuple(row.items()),))
-            if fits_values:
-                for unit_id, rows in values.items():
-                    table.put(unit_id, rows)
+            for unit_id, found in values.items():
+                table.put(unit_id, found)
 
         self._keep(generation, keep)
         return {"terms": len(vocabulary) if vocabulary is not None else None,
-                "postings": sum(map(len, postings.values())) if fits else 0, "units": len(units) if fits else 0,
-                "valued_units": len(values) if fits_values else 0, "seconds": round(time.perf_counter() - began, 3)}
+                "postings": sum(map(len, postings.values())), "units": len(rows) if fits else 0,
+                "valued_units": len(values), "seconds": round(time.perf_counter() - began, 3)}
 
     def fresh(self) -> bool:
         """Whether the evidence fingerprint was compared less than ``check_every`` seconds ago: memory

@@ -8,7 +8,7 @@ from graphcite.store.base import Store
 from graphcite.store.queries.contradictions import _CURRENT_UNIT
 
 __all__ = ["CURRENT_UNIT", "EVIDENCE_FINGERPRINT", "TERM_POSTINGS_OF_TERM", "add_reviewer_row", "current_unit_rows",
-           "evidence_fingerprint", "index_postings", "index_vocabulary", "reviewer_exists", "reviewer_rows",
+           "evidence_fingerprint", "index_postings", "index_sizes", "index_vocabulary", "reviewer_exists", "reviewer_rows",
            "reviewer_secret", "values_with_unit_start_of_all"]
 
 #: One cheap read over the evidence tables that changes whenever evidence is ingested or a pointer moves.
@@ -35,6 +35,16 @@ TERM_POSTINGS_OF_TERM = "SELECT unit_id FROM term_posting WHERE term = ?"
 #: The contradiction search's one-unit read on a warm view (the same text: its answers are what
 #: :func:`current_unit_rows` reads ahead for every unit).
 CURRENT_UNIT = _CURRENT_UNIT
+
+
+def index_sizes(store: Store) -> tuple[int, int, int]:
+    """How many terms the index holds, how many units current revisions hold and how many units have values."""
+    row = store.tuples("""
+        SELECT (SELECT count(DISTINCT term) FROM term_posting),
+               (SELECT count(*) FROM evidence_unit u
+                JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id),
+               (SELECT count(DISTINCT unit_id) FROM typed_value)""")[0]
+    return int(row[0]), int(row[1]), int(row[2])
 
 
 def index_postings(store: Store) -> dict[str, list[str]]:
