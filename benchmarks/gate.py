@@ -168,7 +168,8 @@ def _instrument() -> _Stages:
     return stages
 
 
-def probe(db: Path, sentences: int, warm: int, seed: int, clock: str = "wall") -> dict[str, list[float]]:
+def probe(db: Path, sentences: int, warm: int, seed: int, clock: str = "wall",
+          prewarm: bool = False) -> dict[str, list[float]]:
     """Per-stage milliseconds for ``sentences`` unseen lines on an in-process service over ``db``, by the
     wall clock or by this thread's CPU time (``cpu``: what other processes on a loaded machine cannot move)."""
     global _clock
@@ -179,6 +180,9 @@ def probe(db: Path, sentences: int, warm: int, seed: int, clock: str = "wall") -
 
     service = Service(ServiceSettings(db=str(db)))
     service.warm_up()
+    if prewarm and hasattr(service.warm, "prewarm"):
+        with service.reader() as view:
+            service.warm.prewarm(view)
     stages = _instrument()
     settings = service.settings
     shaper = GateStream.__new__(GateStream)  # its record shaping and encoding, without a request
@@ -348,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--clock", choices=sorted(_CLOCKS), default="wall",
                         help="wall time, or this thread's CPU time (steadier on a loaded machine)")
+    parser.add_argument("--prewarm", action="store_true", help="read the evidence ahead (WarmReads.prewarm) first")
     parser.add_argument("--http", action="store_true",
                         help="over HTTP against graphcite serve (this tree, and --baseline's when given)")
     parser.add_argument("--json", action="store_true")
@@ -362,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
                        clock=args.clock)
     else:
         with tempfile.TemporaryDirectory() as folder:
-            summary = _summary(probe(_store(Path(folder)), args.sentences, args.warm, args.seed, args.clock))
+            summary = _summary(probe(_store(Path(folder)), args.sentences, args.warm, args.seed, args.clock,
+                                     args.prewarm))
         rows = [{"stage": stage, **figures} for stage, figures in summary.items()]
     emit(rows, args.json)
     return 0
