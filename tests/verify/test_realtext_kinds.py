@@ -45,6 +45,8 @@ SUPPORTED = [
     # another property of the same thing leaves the claim's unsaid, not denied (the threshold decides)
     ("The slow endpoint answered each request in about 25 seconds.",
      "The large endpoint answered each request in about 25 seconds."),
+    # a verb of staying put before a value says no more than "is"
+    ("The error rate stands at 2% after the upgrade.", "After the upgrade the error rate was 2%."),
     # a near-synonym adjective on the same noun is a rewording, not another description
     ("The spaniel is carrying a huge branch across the lawn.", "The spaniel is carrying a big branch across the lawn."),
 ]
@@ -67,6 +69,8 @@ UNSUPPORTED = [
     # another value of the same property on the same noun: the evidence describes the thing otherwise
     ("The ferry docked beside a black boat.", "The ferry docked beside a brown boat."),
     ("A brown puppy is chewing the rope.", "A white puppy is chewing the rope."),
+    # a verb of staying put without a value is a predicate like any other
+    ("A heron is standing in the shallow water.", "A heron is wading in the shallow water."),
     # a verb is not its noun's class: "wearing" is no "wear" (clothing) above "cap"
     ("The cyclist is wearing a cap.", "The cyclist is holding a cap."),
     # doer and done-to exchanged, in the active and through a passive

@@ -23,8 +23,11 @@ def _aligned(claim: AtomicClaim, evidence: Evidence) -> frozenset[str]:
     return frozenset(s.text for s in alignment_for(claim, evidence).slots if s.status in {"found", "paraphrase"})
 
 # Light verbs say little on their own; the object then carries the predicate.
-_LIGHT = frozenset({"be", "have", "do", "use", "make", "get", "keep", "take", "give", "go", "state", "say",
-                    "reach", "stand", "remain", "stay", "become"})
+_LIGHT = frozenset({"be", "have", "do", "use", "make", "get", "take", "give", "go", "state", "say", "reach",
+                    "become"})
+# Verbs of staying put say little before a value ("stands at 5%", "remains at 20 ms") and much without
+# one: "is standing" is not "is running".
+_STATE = frozenset({"stand", "remain", "stay", "keep"})
 _PREPOSITION = re.compile(r"\b(?:within|for|at|in|on|by|after|before|to|from|with|under|over|during|until|per|"
                           r"than|because|since|while|when|if|unless)\b", re.I)
 _FORBID = frozenset({"forbid", "prohibit", "ban", "disallow", "bar"})
@@ -35,17 +38,21 @@ _AUX = frozenset({"not", "no", "never", "can", "could", "may", "might", "must", 
 
 @rule("GC202", "predicate-not-in-evidence", family="support", effect="mentions",
       good=[("The relay signs webhook payloads.", "The relay signs every webhook payload with HMAC-SHA256.")],
-      bad=[("The relay signs webhook payloads.", "The relay forwards webhook payloads to subscribers.")])
+      bad=[("The relay signs webhook payloads.", "The relay forwards webhook payloads to subscribers."),
+           ("A heron is standing in the shallow water.", "A heron is wading in the shallow water.")])
 def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """Sharing the subject and object is not enough: the evidence must say the same thing happens.
 
     "The relay signs payloads" and "the relay forwards payloads" share most content words and differ
     in the one that matters. The predicate (lemmatised) must occur in the quote or its headings.
+    Light verbs ("be", "have", "make") are left to their objects; "stand", "remain", "stay" and
+    "keep" only before a value ("the rate stands at 5%"), since "is standing" is not "is wading".
     """
     if not claim.predicate or claim.connective or evidence.block_type == "table_row":
         return None
     words = [lemma(w) for w in claim.predicate.split() if w.isalpha()]
-    words = [w for w in words if w not in _LIGHT and w not in _AUX]
+    light = _LIGHT | _STATE if claim.values else _LIGHT
+    words = [w for w in words if w not in light and w not in _AUX]
     if not words:
         return None
     terms = word_lemmas(evidence.envelope)
