@@ -77,7 +77,9 @@ def roles_of(part: AtomicClaim) -> tuple[str, str, str] | None:
 
 
 def _same(a: str, b: str) -> bool:
-    return a == b or lexicon.related(a, b) in _SAME_THING
+    """The claim's word ``a`` and the evidence's ``b`` name one thing: the same word, a synonym, a kind
+    either way, or ``a`` naming ``b`` by its class ("instrument" for "guitar")."""
+    return a == b or lexicon.related(a, b) in _SAME_THING or lexicon.is_class_of(a, b)
 
 
 def _same_verb(a: str, b: str) -> bool:
@@ -94,7 +96,8 @@ def _evidence_roles(quote: str) -> list[tuple[str, str, str]]:
       good=[("The heron caught the frog.", "At dawn the heron caught the frog."),
             ("The frog was caught by the heron.", "The heron caught the frog at dawn.")],
       bad=[("The frog caught the heron.", "At dawn the heron caught the frog."),
-           ("The heron was caught by the frog.", "The heron caught the frog at dawn.")])
+           ("The heron was caught by the frog.", "The heron caught the frog at dawn."),
+           ("The instrument is playing the boy.", "The boy is playing a cello.")])
 def roles_exchanged(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """The evidence has the same action with doer and done-to in each other's places.
 
