@@ -6,7 +6,8 @@ most of its time in small queries and commits. :class:`CheckDesk` splits the sam
 
 1. *prepare* (in the request's worker thread, on a read view, no lock): the revision id, its parts,
    the report (:class:`~graphcite.serve.memo.ReportMemo`), claim ids; stored revisions and their
-   parts are remembered (answer revisions are immutable);
+   parts are remembered (answer revisions are immutable), and a new revision of content checked
+   before is filled in from its template (:mod:`graphcite.serve.templates`);
 2. *commit* (group commit): the requests waiting at that moment are taken as one batch by whichever
    of their threads gets there first. Under the write lock it checks the batch's record summaries
    against the store in one query (another process may have written), builds each request's
@@ -101,7 +102,7 @@ class CheckDesk:
         self._waiting: list[_Pending] = []
         self._writer: asyncio.Task[None] | None = None
         self._write_slot = anyio.CapacityLimiter(1)  # the writer's thread never waits behind request threads
-        #: preparation is Python under the GIL: more threads at it only slow the writer's thread down
+        #: preparation is mostly Python under the GIL: more threads at it add no speed, only contention
         self._prepare_slots = anyio.CapacityLimiter(_PREPARING)
         self._writes_seen = -1
         self.batches = 0
@@ -125,9 +126,10 @@ class CheckDesk:
         keep its text under once it is written (None: not to be kept).
 
         A stored revision checked before under the same configuration, audience and evidence comes
-        back as the JSON text of its report; otherwise the report is built and, when it depends on
-        nothing else (no inference, whose review state is read from the judgements; only evidence
-        read), its text is made to be kept once the check is written.
+        back as the JSON text of its report; a new revision of content whose template was made comes
+        back filled in from it; otherwise the report is built and, when it depends on nothing else
+        (no inference, whose review state is read from the judgements; only evidence read), its text
+        is made to be kept once the check is written.
         """
         prepared, keep, _ = self._prepare(store, loaded, config=config, audience=audience, model=model)
         return prepared, keep
