@@ -202,14 +202,22 @@ class Server:
 
 
 def _cpu_seconds(pid: int | None) -> float:
-    """User plus system CPU time of process ``pid`` so far (0 where /proc cannot tell)."""
+    """User plus system CPU time so far of process ``pid`` and the processes it started (``--workers``
+    forks them), 0 where /proc cannot tell."""
     if pid is None:
         return 0.0
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: float, max_requests: int,
