@@ -157,6 +157,11 @@ def _instrument() -> _Stages:
     from graphcite.claims import answers
     from graphcite.verify import check, contradictions, engine
 
+    try:
+        from graphcite.verify import statuses
+    except ImportError:  # a tree before the gate decided statuses alone
+        statuses = engine
+
     stages = _Stages()
     stages.wrap(answers, "decompose", "decompose")
     stages.wrap(check, "parts_for", "decompose")
@@ -164,7 +169,7 @@ def _instrument() -> _Stages:
     stages.wrap(contradictions, "find_contradictions", "contradictions")
     stages.wrap(engine, "_mark_restricted_origins", "origins")
     stages.wrap(engine, "_verify_part", "rules")
-    stages.wrap(engine, "_part_relations", "rules")
+    stages.wrap(statuses, "_part_relations", "rules")
     return stages
 
 

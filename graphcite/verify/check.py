@@ -30,8 +30,9 @@ from graphcite.store import Store, utcnow
 from graphcite.store.queries.check import answer_stored, claim_history, claim_known
 from graphcite.verify.claim_types import mark_reviews
 from graphcite.verify.config import VerifierConfig
-from graphcite.verify.engine import claim_statuses, verify_claims
+from graphcite.verify.engine import verify_claims
 from graphcite.verify.records import ClaimRecord, RecordSummary, claim_records, record_rows
+from graphcite.verify.statuses import claim_statuses
 
 __all__ = ["AUDIENCES", "MAX_STREAM_LINE", "PreparedCheck", "Verifier", "check_answer", "check_audience",
            "earlier_checks", "finish_check", "gate_answer", "gate_line", "gate_stream", "history", "parts_from_rows",
@@ -292,7 +293,7 @@ def gate_line(store: Store, number: int, raw: str | bytes, *, config: VerifierCo
     """Line ``number`` of a gate stream: ``{"line", "text", "passed", "status"}``, an error record, or
     None for a blank line.
 
-    The status is the one a check's report gives the claim (:func:`graphcite.verify.engine.claim_statuses`
+    The status is the one a check's report gives the claim (:func:`graphcite.verify.statuses.claim_statuses`
     decides it without building the report); with a ``verifier`` the report is built and read.
     """
     try:

@@ -39,8 +39,7 @@ from graphcite.verify.resolve import ResolvedCitation, resolve_citations
 from graphcite.verify.rules.common import attributed, attribution_stripped, blank_values
 from graphcite.verify.rules.slots import alignment_for
 
-__all__ = ["PairVerdict", "PartVerdict", "claim_statuses", "evaluate_pair", "metrics_for", "verify_claims",
-           "verify_report"]
+__all__ = ["PairVerdict", "PartVerdict", "evaluate_pair", "metrics_for", "verify_claims", "verify_report"]
 
 SEVERITY = ("contradicts", "contextualizes", "insufficient", "mentions")
 
@@ -144,21 +143,35 @@ def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig
 
 
 #: claim/evidence pairs; findings are frozen, verdicts are copied on the way out
-_PAIRS: LruCache[tuple[Any, ...], PairVerdict] = LruCache(20_000)
+_PAIRS: LruCache[_PairKey, PairVerdict] = LruCache(20_000)
 _EVIDENCE_FIELDS = tuple(name for name in Evidence.__dataclass_fields__ if name != "extra")
 
 
-def _pair_key(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> tuple[Any, ...] | None:
+class _PairKey:
+    """A pair's memo key with its hash worked out once (a claim and its evidence hash field by field)."""
+
+    __slots__ = ("hash", "items")
+
+    def __init__(self, items: tuple[Any, ...]) -> None:
+        self.items = items
+        self.hash = hash(items)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _PairKey) and self.hash == other.hash and self.items == other.items)
+
+
+def _pair_key(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> _PairKey | None:
     """The memo key of one pair, or None when its verdict may differ from one call to the next."""
     if config.judge_kind != "heuristic":
         return None  # a model or a remote judge: not assumed deterministic
     try:
-        key = (claim, tuple(getattr(evidence, name) for name in _EVIDENCE_FIELDS),
-               repr(sorted(evidence.extra.items())) if evidence.extra else "", config.hash)
-        hash(key)
+        return _PairKey((claim, tuple(getattr(evidence, name) for name in _EVIDENCE_FIELDS),
+                         repr(sorted(evidence.extra.items())) if evidence.extra else "", config.hash))
     except TypeError:
         return None
-    return key
 
 
 def _evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig, index: int) -> PairVerdict:
@@ -369,144 +382,6 @@ def verify_claims(store: Store, answer: InputAnswer, parts_per_claim: Sequence[S
                   config: VerifierConfig, *, audience: str = "internal") -> dict[str, Any]:
     """The report of :func:`verify_report` as plain JSON-ready data (what ``check --json`` prints)."""
     return verify_report(store, answer, parts_per_claim, config, audience=audience).to_dict()
-
-
-def claim_statuses(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
-                   config: VerifierConfig, *, audience: str = "internal") -> list[str]:
-    """Each claim's status exactly as :func:`verify_report` decides it, without the rest of the report.
-
-    What the gate returns per sentence. Findings, restricted origins and the report itself are left
-    out; a pair's rules run by the effect of their failure, most severe first, up to the first that
-    fails (its effect is the pair's relation), and the store is searched for contradicting units only
-    for a part that a citation supports (they can turn support into conflict, nothing else). A judge
-    other than the heuristic one gets the whole report (tests/serve/test_gate_warm.py compares both).
-    """
-    if config.judge != "heuristic" or config.lexical_only or not _lean_rules(config):
-        report = verify_report(store, answer, parts_per_claim, config, audience=audience)
-        return [str(claim.status) for claim in report.claims]
-    with using(config.domain_lexicon()):
-        return _claim_statuses(store, answer, parts_per_claim, config, audience)
-
-
-def _claim_statuses(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
-                    config: VerifierConfig, audience: str) -> list[str]:
-    from graphcite.verify.contradictions import find_contradictions
-
-    refs = [ref for claim in answer.claims for ref in claim.citations]
-    resolved_all = resolve_citations(store, refs, audience=audience)
-    found: list[dict[tuple[int, int], list[dict[str, Any]]]] = []
-
-    def contradicting(ci: int, pi: int) -> list[dict[str, Any]]:
-        if not found:  # the whole answer's search, once, as the report does it
-            found.append(find_contradictions(store, parts_per_claim, answer, resolved_all, audience=audience)
-                         if config.store_contradictions else {})
-        return found[0].get((ci, pi), [])
-
-    out = []
-    cursor = 0
-    for ci, (claim, parts) in enumerate(zip(answer.claims, parts_per_claim, strict=True)):
-        resolved = resolved_all[cursor:cursor + len(claim.citations)]
-        cursor += len(claim.citations)
-        statuses = []
-        for pi, part in enumerate(parts or [_whole(claim)]):
-            verdicts = _part_relations(part, resolved, config)
-            against = contradicting(ci, pi) if any(v.relation == "supports" for v in verdicts) else []
-            statuses.append(PartVerdict(part, _part_status(part, verdicts, resolved, against), verdicts))
-        status = _claim_status(statuses)
-        if claim.claim_type == "background" and claim.citations and status == "supported":
-            status = "insufficient"  # as graphcite.verify.claim_types.mark_claim_types decides
-        out.append(str(ClaimStatus(status)))
-    return out
-
-
-@dataclass(slots=True)
-class _Relation:
-    """What the status needs of one pair: its relation, its support score and whether a rule whose
-    failure means ``contradicts`` fails (None until asked)."""
-
-    relation: str
-    score: float
-    contradicted: bool | None
-
-
-def _part_relations(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: VerifierConfig
-                    ) -> list[PairVerdict]:
-    """The part's pair verdicts without findings (relations only), joint support included."""
-    relations = [_relation(part, c.evidence, config) if c.valid and c.evidence is not None else None
-                 for c in resolved]
-    verdicts = [PairVerdict(i, r.relation if r else "insufficient", r.score if r else 0.0)
-                for i, r in enumerate(relations)]
-    if not any(v.relation == "supports" for v in verdicts):
-        usable = [i for i, (c, r) in enumerate(zip(resolved, relations, strict=True))
-                  if r is not None and c.evidence is not None and r.relation in _JOINABLE
-                  and not _contradicted(part, c.evidence, config, r)]
-        for index in _joint_members(part, resolved, usable, config,
-                                    lambda evidence, joint: _relation(part, evidence, joint).relation == "supports"):
-            verdicts[index].relation = "supports"
-    return verdicts
-
-
-def _fails(rules: Sequence[Any], claim: AtomicClaim, evidence: Evidence) -> bool:
-    return any(rule.run(claim, evidence).outcome == "fail" for rule in rules)
-
-
-def _relation(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> _Relation:
-    """The relation :func:`evaluate_pair` gives, from the rules that decide it (remembered per pair)."""
-    key = _pair_key(claim, evidence, config)
-    full = _PAIRS.get(key) if key is not None else MISSING
-    if isinstance(full, PairVerdict):
-        return _Relation(full.relation, full.support_score,
-                         any(f.outcome == "fail" and f.effect == "contradicts" for f in full.findings))
-    kept = _RELATIONS.get(key) if key is not None else MISSING
-    if isinstance(kept, _Relation):
-        return kept
-    judged = _aligned(claim, evidence, config)
-    groups = _lean_rules(config)
-    contradicted = None
-    relation = judged.label
-    if judged.label == "supports":
-        for effect in SEVERITY:  # the most severe effect among the failures decides
-            if _fails(groups[effect], claim, evidence):
-                contradicted = effect == "contradicts"
-                relation = effect
-                break
-        else:
-            contradicted = False
-    elif judged.score >= config.mention_threshold:
-        contradicted = _fails(groups["contradicts"], claim, evidence)
-        if contradicted:
-            relation = "contradicts"
-    found = _Relation(relation, judged.score, contradicted)
-    if key is not None:
-        _RELATIONS.put(key, found)
-    return found
-
-
-def _contradicted(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig, found: _Relation) -> bool:
-    """Whether a contradicts-effect rule fails for the pair (what joint support leaves out)."""
-    if found.contradicted is None:
-        found.contradicted = _fails(_lean_rules(config)["contradicts"], claim, evidence)
-    return found.contradicted
-
-
-def _lean_rules(config: VerifierConfig) -> dict[str, tuple[Any, ...]]:
-    """The active rules that can change a relation (a noted rule cannot), by the effect of their failure;
-    empty when some rule's effect is not one of :data:`SEVERITY` (then only the whole report decides)."""
-    key = (config.disabled_rules, config.note_rules, len(RULES))
-    found = _BY_EFFECT.get(key)
-    if found is None:
-        notes = set(config.note_rules)
-        active = [r for r in _active_rules(config) if r.code not in notes]
-        found = {effect: tuple(r for r in active if r.effect == effect) for effect in SEVERITY}
-        if sum(map(len, found.values())) != len(active):
-            found = {}
-        _BY_EFFECT[key] = found
-    return found
-
-
-#: pair relations worked out without findings (never handed out as a PairVerdict)
-_RELATIONS: LruCache[tuple[Any, ...], _Relation] = LruCache(20_000)
-_BY_EFFECT: dict[tuple[Any, ...], dict[str, tuple[Any, ...]]] = {}
 
 
 def _whole(claim: InputClaim) -> AtomicClaim:

@@ -203,22 +203,14 @@ class Evidence:
         """Quote plus heading path, table headers, code symbol and title: what lexical support may use.
 
         A quote whose subject is a pronoun ("After 24 hours they are deleted") also brings the sentence
-        before it in its unit, which says what the pronoun stands for.
+        before it in its unit, which says what the pronoun stands for. Built once per distinct evidence
+        (the rules ask for it many times per pair), so the same string comes back and its hash is kept.
         """
-        symbol = (self.symbol or "").replace("_", " ").replace(".", " ")
-        return " ".join([self.antecedent, self.quote, *self.heading_path, *self.table_headers, symbol,
-                         self.title or ""])
+        return _envelope(self.quote, self.context, self.heading_path, self.table_headers, self.symbol, self.title)
 
     @property
     def antecedent(self) -> str:
-        if not _PRONOUN.search(self.quote) or not self.context:
-            return ""
-        at = self.context.find(self.quote)
-        if at <= 0:
-            return ""
-        before = self.context[:at].rstrip()
-        cut = max(before.rfind(". ", 0, len(before) - 1), before.rfind("\n"))
-        return before[cut + 1:].strip()
+        return _antecedent(self.quote, self.context)
 
     @property
     def negation(self) -> str | None:
@@ -265,6 +257,25 @@ class Evidence:
     @property
     def is_code(self) -> bool:
         return self.format == "python" or self.kind in {"code", "test"}
+
+
+@lru_cache(maxsize=65_536)
+def _envelope(quote: str, context: str, heading_path: tuple[str, ...], table_headers: tuple[str, ...],
+              symbol: str | None, title: str | None) -> str:
+    spaced = (symbol or "").replace("_", " ").replace(".", " ")
+    return " ".join([_antecedent(quote, context), quote, *heading_path, *table_headers, spaced, title or ""])
+
+
+def _antecedent(quote: str, context: str) -> str:
+    """The sentence before ``quote`` in ``context`` when the quote has a pronoun (else "")."""
+    if not _PRONOUN.search(quote) or not context:
+        return ""
+    at = context.find(quote)
+    if at <= 0:
+        return ""
+    before = context[:at].rstrip()
+    cut = max(before.rfind(". ", 0, len(before) - 1), before.rfind("\n"))
+    return before[cut + 1:].strip()
 
 
 def evidence_from_text(quote: str, **meta: Any) -> Evidence:

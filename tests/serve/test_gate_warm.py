@@ -3,7 +3,7 @@
 The plain path builds each sentence's whole report on the bare store and reads the claim's status
 (``gate_stream(..., verifier=verify_claims)``, what the gate did before). The served path
 (:class:`graphcite.serve.gate.GateStream`) decides the status alone
-(:func:`graphcite.verify.engine.claim_statuses`: rules by effect, contradictions only where a part is
+(:func:`graphcite.verify.statuses.claim_statuses`: rules by effect, contradictions only where a part is
 supported), answers evidence reads from memory (whole queries, reads by id or term shared by every
 request of an evidence generation, the index vocabulary for new words) and remembers each verdict.
 Sentences: the bundled answers' claims and variants of them (new words, other numbers, negations, two
@@ -22,7 +22,7 @@ from graphcite.serve.gate import GateStream
 from graphcite.serve.service import Service, ServiceSettings
 from graphcite.serve.warm import WarmReads, WarmView
 from graphcite.store import Store
-from graphcite.verify import engine
+from graphcite.verify import engine, statuses
 from graphcite.verify.check import gate_line, gate_stream
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
@@ -115,7 +115,7 @@ def _plain(store: Store, lines: list[str], audience: str = "internal",
                 for v in gate_stream(store, lines, audience=audience, config=config, verifier=verify_claims)]
     finally:
         engine._PAIRS.clear()
-        engine._RELATIONS.clear()
+        statuses._RELATIONS.clear()
 
 
 def _served(service: Service, lines: list[str], audience: str = "internal") -> list[str]:
