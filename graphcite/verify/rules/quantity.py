@@ -10,6 +10,7 @@ from graphcite.language import lexicon
 from graphcite.language.domain import active
 from graphcite.language.nlp import lemma
 from graphcite.language.values import to_base, values_agree
+from graphcite.language.words import _data
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
@@ -82,6 +83,21 @@ def _noun_matches(noun: str | None, text: str, value: ExtractedValue) -> bool:
     accepted = active().paraphrase | {"same"}
     other = value.counted_noun
     return bool(other) and lexicon.related(lemma(noun), lemma(other)) in accepted
+
+
+def _counted(noun: str) -> str:
+    """A counted noun's singular: "people" counts persons (``plural_nouns`` in ``data/words.json``)."""
+    base = lemma(noun)
+    return _data()["plural_nouns"].get(base, base)
+
+
+def _same_count_noun(mine: str | None, theirs: str | None) -> bool:
+    """The evidence's counted noun is the claim's or a kind of it, "two people" for "two men", "three
+    kids" for "three boys" (the claim may name the evidence's things by their class)."""
+    if not mine or not theirs:
+        return False
+    a, b = _counted(mine), _counted(theirs)
+    return a == b or lexicon.related(a, b) in active().paraphrase | {"same"} or lexicon.is_class_of(a, b)
 
 
 def comparable(a: ExtractedValue, b: ExtractedValue) -> bool:
@@ -229,7 +245,8 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
 
 @rule("GC302", "counted-noun-mismatch", family="quantity", effect="insufficient",
       good=[("The worker makes three attempts.", "The worker makes 3 attempts before giving up."),
-            ("The worker makes four attempts in total.", "The worker sends the first try plus three retries.")],
+            ("The worker makes four attempts in total.", "The worker sends the first try plus three retries."),
+            ("Two people are fixing the fence.", "Two men are fixing the fence by the road.")],
       bad=[("The worker makes three retries.", "The worker makes three attempts before giving up.")])
 def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """The same number counting a different thing does not support the claim.
@@ -249,8 +266,8 @@ def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
         same_number = [e for e in theirs if e.magnitude == value.magnitude]
         if not same_number:
             continue
-        if any(_noun_matches(value.counted_noun, text, e) or
-               (e.counted_noun and _noun_matches(e.counted_noun, claim.text, value)) for e in same_number):
+        if any(_noun_matches(value.counted_noun, text, e) or _same_count_noun(value.counted_noun, e.counted_noun)
+               or (e.counted_noun and _noun_matches(e.counted_noun, claim.text, value)) for e in same_number):
             continue
         problems.append(f"claim counts {value.counted_noun!r}, evidence counts "
                         + ", ".join(repr(e.counted_noun or "something else") for e in same_number))
