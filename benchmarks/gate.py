@@ -166,6 +166,8 @@ def _instrument() -> _Stages:
     stages.wrap(answers, "decompose", "decompose")
     stages.wrap(check, "parts_for", "decompose")
     stages.wrap(engine, "resolve_citations", "resolve")
+    if statuses is not engine:
+        stages.wrap(statuses, "resolve_citations", "resolve")
     stages.wrap(contradictions, "find_contradictions", "contradictions")
     stages.wrap(engine, "_mark_restricted_origins", "origins")
     stages.wrap(engine, "_verify_part", "rules")
