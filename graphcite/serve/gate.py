@@ -21,6 +21,7 @@ body over the stream limit ends it with an E203 record (the status line, 200, wa
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -126,7 +127,9 @@ class GateStream:
         warm = self.service.warm
         if not warm.fresh():
             return None  # the evidence fingerprint is due for a check: the worker thread's view does it
-        found = warm.remembered(_VERDICTS, (raw, self._setting))
+        if len(raw) > _REMEMBERED_LINE:
+            return None
+        found = warm.remembered(_VERDICTS, (_digest(raw), self._setting))
         return {"line": number, **found} if isinstance(found, dict) else None
 
     def _check(self, number: int, raw: bytes) -> dict[str, Any] | None:
@@ -139,9 +142,9 @@ class GateStream:
             record = gate_line(store, number, raw, config=settings.config, audience=self.audience,
                                limits=settings.limits, max_line_chars=settings.max_line_bytes)
             if record is not None and "error" not in record and passthrough is not None \
-                    and store.passthrough_reads == passthrough:  # type: ignore[attr-defined]
-                warm.remember(_VERDICTS, (raw, self._setting), {k: v for k, v in record.items() if k != "line"},
-                              generation)
+                    and store.passthrough_reads == passthrough and len(raw) <= _REMEMBERED_LINE:  # type: ignore[attr-defined]
+                warm.remember(_VERDICTS, (_digest(raw), self._setting),
+                                  {k: v for k, v in record.items() if k != "line"}, generation, _VERDICTS_KEPT)
         return record
 
     # -- ASGI -----------------------------------------------------------------------------------------
@@ -183,5 +186,13 @@ class GateStream:
         await send({"type": "http.response.body", "body": self._encode(self._summary()), "more_body": False})
 
 
-#: the kind of warm memory (graphcite.serve.warm.WarmReads.remember) gate verdicts are kept under
+#: the kind of warm memory (graphcite.serve.warm.WarmReads.remember) gate verdicts are kept under, how
+#: many, and the longest line kept (a verdict holds the claim's text: at most 4096 x 2 x 8 KB)
 _VERDICTS = "gate verdicts"
+_VERDICTS_KEPT = 4096
+_REMEMBERED_LINE = 8192
+
+
+def _digest(raw: bytes) -> bytes:
+    """A line's key in the verdict memory (16 bytes, whatever the line's length)."""
+    return hashlib.blake2b(raw, digest_size=16).digest()

@@ -84,6 +84,8 @@ class WarmReads:
         self.max_vocabulary = max_vocabulary
         self._entries: LruCache[tuple[str, str, str], Any] = LruCache(max_entries)
         self._lock = threading.Lock()
+        #: set while a WarmMemo reads for its tables: the view then does not keep the same rows again
+        self.keyed_read = threading.local()
         #: per kind of keyed read (graphcite.store.queries.verify_memo), what each key read gave
         self._keyed: dict[str, LruCache[Any, Any]] = {}
         self._once: dict[str, Any] = {}
@@ -284,6 +286,9 @@ class WarmView:
             self.passthrough_reads += 1
             self._count()
             return self._store.rows(sql, params)
+        if getattr(self._warm.keyed_read, "active", False):  # a WarmMemo's read: its tables keep the rows
+            self._count()
+            return self._store.rows(sql, params)
         if sql == TERM_POSTINGS_OF_TERM and isinstance(params, Sequence) and len(params) == 1:
             vocabulary = self._warm.vocabulary(self._store)
             if vocabulary is not None and params[0] not in vocabulary:
@@ -375,7 +380,12 @@ class WarmMemo:
         found = warm._once.get(kind, _ABSENT)
         if found is _ABSENT:
             self.reads += 1
-            found = read()
+            flag = warm.keyed_read
+            flag.active = True
+            try:
+                found = read()
+            finally:
+                flag.active = False
             warm._keep(generation, lambda: warm._once.__setitem__(kind, found))
         return found  # type: ignore[return-value]
 
@@ -399,7 +409,12 @@ class WarmMemo:
                 missing = {key for key in missing if key in vocabulary}
         if missing:
             self.reads += 1
-            got = read(missing)
+            flag = warm.keyed_read
+            flag.active = True
+            try:
+                got = read(missing)
+            finally:
+                flag.active = False
             result.update({k: v for k, v in got.items() if k in missing})
 
             def keep() -> None:

@@ -210,6 +210,7 @@ def test_keyed_reads_are_shared_by_views_and_dropped_with_the_generation(corpus_
     assert reads.unit_texts(second, unit_ids) == reads.unit_texts(corpus_store, unit_ids)  # one new id read
     assert second.store_reads == 1 and reads.unit_texts(second, unit_ids[:2]) == texts and second.store_reads == 1
     assert reads.public_terms(second, {"zzyzx-never-indexed"}) == set() and second.store_reads == 1
+    assert not warm._entries  # the keyed reads' rows are kept once, in the memo's tables, not also by SQL text
     with second.transaction():
         second.execute("UPDATE evidence_unit SET text = 'rewritten' WHERE unit_id = ?", [unit_ids[0]])
     third = WarmView(corpus_store, warm)
@@ -233,3 +234,26 @@ def test_prewarm_reads_ahead_what_the_contradiction_search_asks(any_corpus_store
     units = {r["unit_id"] for r in found}
     assert values_with_unit_start(view, units) == values_with_unit_start(any_corpus_store, units)
     assert view.store_reads == 1  # the unit count only: every posting, unit row and value came from memory
+
+
+def test_a_verdict_is_remembered_for_short_lines_only(corpus_store: Store) -> None:
+    service = Service(ServiceSettings(), store=corpus_store)
+    stream = GateStream(None, service, audience="internal", mode="mark", sse=False)  # type: ignore[arg-type]
+    claim = _claims()[3]
+    short = json.dumps(claim).encode()
+    long = json.dumps({**claim, "text": claim["text"].rstrip(".") + ", " + "and so on " * 900 + "."}).encode()
+    assert 8192 < len(long) < service.settings.max_line_bytes
+    try:
+        with service.reader():
+            pass  # the evidence fingerprint is read: memory may answer
+        for raw in (short, long):
+            assert stream._remembered(1, raw) is None
+            checked = stream._check(1, raw)
+            assert checked is not None and "error" not in checked
+        expected = {**stream._check(1, short), "line": 2}
+        with service.reader():
+            pass  # the fingerprint compared again (memory answers only within a second of that)
+        assert stream._remembered(2, short) == expected
+        assert stream._remembered(2, long) is None
+    finally:
+        service.close()
