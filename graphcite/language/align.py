@@ -354,6 +354,7 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
             by_term.setdefault(first, found_term)
             by_term.setdefault(first + 1, found_term)
     seen: set[str] = set()
+    unfound: dict[int, bool] = {}  # claim word position -> its slot went unfound
     opposable = word_list("opposable_words") | word_list("opposite_particles")
     for word in claim_words:
         if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak \
@@ -400,6 +401,8 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
         if status == "missing" and "hyponym" in accepted and not _verbal(claim_words, at):
             named = _named_by_class(word.lemma, ev_content) or (
                 _named_by_class(word.lower, ev_content) if word.lower != word.lemma else None)
+            if at and unfound.get(at - 1) and claim_words[at - 1].end + 1 == word.start:
+                named = None  # a modifier the evidence lacks narrows the class: "a wind instrument", "a flute"?
             if named:  # "instrument" in the claim, "guitar" in the evidence: the thing picks the sense
                 status, by, relation = "paraphrase", named, "hyponym"
         if status == "missing":
@@ -408,5 +411,6 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
                 status, by, relation = "other", stand_in, "cohyponym"
             elif modifier := _other_modifier(claim_words, at, ev_words, claim_lemmas, accepted):
                 status, by, relation = "other", modifier, "modifier"
+        unfound[at] = status in {"missing", "other"}
         slots.append(Slot(word.lemma, "word", status, by, relation, weight))
     return Alignment(tuple(slots))

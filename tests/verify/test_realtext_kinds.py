@@ -45,6 +45,10 @@ SUPPORTED = [
     # another property of the same thing leaves the claim's unsaid, not denied (the threshold decides)
     ("The slow endpoint answered each request in about 25 seconds.",
      "The large endpoint answered each request in about 25 seconds."),
+    # a small count stated by listing the things one by one, and people counted as persons
+    ("Two dogs are playing in the snow.", "A brown dog and a grey dog are playing in the snow."),
+    ("Two people are sitting on the bench.", "A man and a woman are sitting on the bench."),
+    ("Two people are fixing the fence.", "Two men are fixing the fence by the road."),
     # a verb of staying put before a value says no more than "is"
     ("The error rate stands at 2% after the upgrade.", "After the upgrade the error rate was 2%."),
     # a near-synonym adjective on the same noun is a rewording, not another description
@@ -71,6 +75,10 @@ UNSUPPORTED = [
     ("A brown puppy is chewing the rope.", "A white puppy is chewing the rope."),
     # a verb of staying put without a value is a predicate like any other
     ("A heron is standing in the shallow water.", "A heron is wading in the shallow water."),
+    # a modifier the evidence lacks narrows the class: a flute is not known to be a wooden instrument
+    ("A girl is playing a wooden instrument.", "A girl is playing a flute."),
+    # a listed count is the number of things listed
+    ("Three people are sitting on the bench.", "A man and a woman are sitting on the bench."),
     # a verb is not its noun's class: "wearing" is no "wear" (clothing) above "cap"
     ("The cyclist is wearing a cap.", "The cyclist is holding a cap."),
     # doer and done-to exchanged, in the active and through a passive

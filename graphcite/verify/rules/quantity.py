@@ -366,14 +366,63 @@ def version_vs_revision(claim: AtomicClaim, evidence: Evidence) -> str | None:
     return "; ".join(problems)
 
 
+_ITEM_OPENERS = frozenset({"a", "an", "one", "another"})
+_TOKEN = re.compile(r"[a-z][a-z\-]*|,")
+
+
+def _enumerations(text: str) -> list[list[str]]:
+    """Lists of things the text counts out one by one, as their head nouns: "a brown dog and a grey
+    dog" -> [["dog", "dog"]], "a man, a woman and a child" -> [["man", "woman", "child"]]. An item is
+    an article and the content words after it; items are joined by "and", a comma or both."""
+    tokens = _TOKEN.findall(text.lower())
+    out: list[list[str]] = []
+    chain: list[str] = []
+    i = 0
+    while i < len(tokens):
+        j = i + 1
+        while tokens[i] in _ITEM_OPENERS and j < len(tokens) and j - i <= 4 and tokens[j] != "," \
+                and tokens[j] not in STOPWORDS:
+            j += 1
+        if j == i + 1:  # not an item: a chain ends here
+            if len(chain) > 1:
+                out.append(chain)
+            chain = []
+            i += 1
+            continue
+        chain.append(lemma(tokens[j - 1]))
+        k = j
+        while k < len(tokens) and tokens[k] in {",", "and"}:
+            k += 1
+        if k == j or k >= len(tokens) or tokens[k] not in _ITEM_OPENERS:
+            if len(chain) > 1:
+                out.append(chain)
+            chain = []
+        i = k
+    if len(chain) > 1:
+        out.append(chain)
+    return out
+
+
+def _counted_out(value: ExtractedValue, evidence_text: str) -> bool:
+    """A small count the evidence states by listing that many things of the counted kind: "two dogs"
+    in "a brown dog and a grey dog", "two people" in "a man and a woman"."""
+    if value.kind != "count" or not value.counted_noun or value.magnitude not in {2, 3, 4}:
+        return False
+    return any(len(heads) == value.magnitude and all(_same_count_noun(value.counted_noun, h) for h in heads)
+               for heads in _enumerations(evidence_text))
+
+
 @rule("GC306", "value-not-in-evidence", family="quantity", effect="insufficient",
-      good=[("The relay retries five times.", "The relay retries five times with backoff.")],
-      bad=[("The relay retries five times.", "The relay retries failed webhooks with exponential backoff.")])
+      good=[("The relay retries five times.", "The relay retries five times with backoff."),
+            ("Two people are sitting on the bench.", "A man and a woman are sitting on the bench.")],
+      bad=[("The relay retries five times.", "The relay retries failed webhooks with exponential backoff."),
+           ("Three people are sitting on the bench.", "A man and a woman are sitting on the bench.")])
 def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """A claim's number must be stated by the evidence, not only its topic.
 
     A passage about retries without a count cannot support "retries five times", and a row holding
-    500 ms and 3 s cannot support 503 ms: the number came from somewhere else.
+    500 ms and 3 s cannot support 503 ms: the number came from somewhere else. A small count may be
+    stated by listing the things one by one: "a man and a woman" are two people.
     """
     mine = [v for v in claim_values(claim) if v.surface.lower() not in _ARTICLE_ONES]
     if not mine:
@@ -381,7 +430,8 @@ def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     theirs = evidence_values(evidence)
     envelope = evidence.envelope
     missing = [v for v in mine if not any(comparable(v, e) and _holds(v, e, claim.text) for e in theirs)
-               and not (_digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope))]
+               and not (_digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope))
+               and not _counted_out(v, evidence.quote)]
     return "; ".join(f"no value in the evidence states {_describe(v)}" for v in missing)
 
 
