@@ -82,6 +82,7 @@ def build(data_file: Path = DATA_FILE, cache: Path = CACHE) -> tuple[Path, dict[
     sets = {p: cache / f"{p}.jsonl" for p in ("dev", "heldout")}
     db = cache / "store.duckdb"
     if stamp.exists() and stamp.read_text() == digest and db.exists():
+        _upgrade(db)
         return db, sets
     docs.mkdir(parents=True, exist_ok=True)
     lines: dict[str, list[str]] = {"dev": [], "heldout": []}
@@ -111,6 +112,20 @@ def build(data_file: Path = DATA_FILE, cache: Path = CACHE) -> tuple[Path, dict[
         ingest(store, [docs], jobs=2)
     stamp.write_text(digest)
     return db, sets
+
+
+def _upgrade(db: Path) -> None:
+    """Bring a store cached by an older graphcite up to this one's schema (tables added since are
+    created by a writable open), so a read-only run does not stop on it."""
+    from graphcite.errors import StoreError
+    from graphcite.store import open_store
+
+    try:
+        with open_store(db, read_only=True):
+            return
+    except StoreError:
+        with open_store(db):
+            return
 
 
 DATASETS = {"climate-fever": (DATA_FILE, CACHE), "sick": (SICK_FILE, CACHE.parent / "realtext-sick")}
