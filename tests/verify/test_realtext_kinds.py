@@ -20,6 +20,7 @@ from graphcite.models import AtomicClaim
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import evaluate_pair
 from graphcite.verify.evidence import evidence_from_text
+from graphcite.verify.rules.polarity import claim_negation
 
 SUPPORTED = [
     # a compound written as one word in the claim and as two in the evidence, and the reverse
@@ -130,3 +131,8 @@ def test_reworded_slot_supports(row: tuple[str, str]) -> None:
 @pytest.mark.parametrize("row", UNSUPPORTED, ids=[r[0] + " / " + r[1] for r in UNSUPPORTED])
 def test_changed_claim_does_not_support(row: tuple[str, str]) -> None:
     assert _relation(*row) != "supports"
+
+
+def test_a_curly_apostrophe_negates_like_a_straight_one() -> None:
+    for text in ("The pump doesn\u2019t stop after a minute.", "The pump doesn't stop after a minute."):
+        assert claim_negation(AtomicClaim(text=text, span=(0, len(text)))) == "n't"

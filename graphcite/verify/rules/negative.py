@@ -20,12 +20,15 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
       good=[("The fax adapter has no automatic retry.", "The fax adapter has no automatic retry."),
             ("The registry lists no handler for pigeon post.", "Handlers: courier, freight, parcel locker.",
              {"kind": "registry", "source_text": "Handlers: courier, freight, parcel locker."})],
-      bad=[("The fax adapter has no automatic retry.", "The fax adapter sends failures to manual review.")])
+      bad=[("The fax adapter has no automatic retry.", "The fax adapter sends failures to manual review."),
+           ("Floods in the valley are not caused by the dam.", "The dam causes floods in the valley.")])
 def negative_by_absence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """Absence from one passage is not evidence of absence from the system.
 
     "X has no automatic retry" needs a passage that says so, or a source whose kind defines the complete
-    scope (a contract, registry or manifest) and does not list the thing.
+    scope (a contract, registry or manifest) and does not list the thing. A denied link ("floods are
+    not caused by the dam") is never supported by a passage asserting the link: polarity (GC401) reads
+    only the link's sides, so this rule answers for the link itself.
     """
     if not claim.negated:
         return None
@@ -40,6 +43,6 @@ def negative_by_absence(claim: AtomicClaim, evidence: Evidence) -> str | None:
         if wanted - present:
             return ""  # the specific thing is not listed by a source that lists everything
         return f"the {evidence.kind} lists {', '.join(sorted(present)) or 'the subject'}"
-    if states_predicate(claim, evidence):
-        return None  # the evidence asserts the positive: polarity contradicts
+    if states_predicate(claim, evidence) and not claim.connective:
+        return None  # the evidence asserts the positive: polarity contradicts (GC401 skips link claims)
     return "the evidence does not state the negation; absence is not evidence"

@@ -18,11 +18,11 @@ __all__ = ["claim_negation", "states_predicate"]
 
 # the first auxiliary of a sentence directly negated: "Arctic land does not store ...", "June was not ..."
 _MAIN_NEGATION = re.compile(r"^[^,;:]*?\b(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|"
-                            r"should|may|might|must)\s+(not|never)\b|^[^,;:]*?\b\w+(n't)\b", re.I)
+                            r"should|may|might|must)\s+(not|never)\b|^[^,;:]*?\b\w+(n['\u2019]t)\b", re.I)
 _SUBORDINATE = re.compile(r"\b(?:who|which|that|whose|whom|while|although|though|if|unless|when|whether|because|"
                           r"since|as|than)\b", re.I)
 _AUX_FIRST = re.compile(r"\b(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|should|may|might|"
-                        r"must|\w+n't)\b", re.I)
+                        r"must|\w+n['\u2019]t)\b", re.I)
 
 
 def claim_negation(claim: AtomicClaim) -> str | None:
@@ -37,7 +37,7 @@ def claim_negation(claim: AtomicClaim) -> str | None:
     if first is None or _SUBORDINATE.search(text[:first.start()]):
         return None
     found = _MAIN_NEGATION.match(text[first.start():])
-    return (found.group(1) or found.group(2)).lower() if found else None
+    return (found.group(1) or found.group(2)).lower().replace("\u2019", "'") if found else None
 
 
 def states_predicate(claim: AtomicClaim, evidence: Evidence) -> bool:
