@@ -175,6 +175,7 @@ _add(("MOD:completed",), "has been completed|have been completed|was completed|w
 # time
 _add(("TIME:past",), "previously|formerly|originally|initially|used to|back then|at the time|until recently|"
                      "last year|last month|last week|last quarter|last release|earlier|in the past|"
+                     "last winter|last spring|last summer|last autumn|last fall|last season|"
                      "in the first prototype|in the first version|in the first release|in the prototype|"
                      "in the original design|in earlier releases|in earlier versions|in the old scheduler|"
                      "in the first draft|in the pilot|during the pilot|ago|at first")
@@ -182,6 +183,7 @@ _add(("TIME:current",), "currently|now|today|at present|at the moment|these days
                         "as of|as things stand|from now on|since then")
 _add(("TIME:future",), "will|'ll|wo|shall be|is going to|are going to|next release|next version|next quarter|"
                        "next year|next month|next week|next sprint|in the future|soon|eventually|upcoming|"
+                       "next winter|next spring|next summer|next autumn|next season|"
                        "later this year|in the next release|in the next version")
 # conditions and exceptions
 _add(("COND",), "if|only if|even if|unless|when|whenever|once|provided|provided that|as long as|in case|"

@@ -18,6 +18,8 @@ from graphcite.claims.decompose import decompose
     ("Yesterday brought hail to the valley.", "Yesterday", "brought", False),
     ("Last year the ferry did not run.", "the ferry", "did not run", True),
     ("Last year, the ferry stopped.", "the ferry", "stopped", False),
+    ("Last winter the lake did not freeze.", "the lake", "did not freeze", True),
+    ("Last summer brought drought to the valley.", "Last summer", "brought", False),
     ("First responders were not warned about the gas.", "First responders", "were not warned", True),
     ("First, the valve was not closed.", "the valve", "was not closed", True),
     ("The crew last inspected the hull in 2019.", "The crew", "last inspected", False),
