@@ -28,6 +28,7 @@ from typing import Any
 from graphcite.errors import InputError, NotFoundError
 from graphcite.ingest import lineage
 from graphcite.ingest.lineage import MAX_LINEAGE_LEVELS
+from graphcite.models import LINEAGE_RELATIONS, SOURCE_RELATIONS
 from graphcite.store import Store
 from graphcite.store.queries import graph as q
 from graphcite.store.queries import lineage as lineage_q
@@ -50,8 +51,6 @@ __all__ = [
     "select",
 ]
 
-LINEAGE_RELATIONS = ("derived_from", "quotes", "implements")
-SOURCE_RELATIONS = (*LINEAGE_RELATIONS, "supersedes")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from graphcite.models import LINEAGE_RELATIONS, SOURCE_RELATIONS
 from graphcite.store.base import Store
 from graphcite.store.queries.graph import REVISION_COLUMNS, SOURCE_COLUMNS, ids_filter, rows_for_ids
 
 __all__ = [
-    "FOLLOWED",
-    "LINEAGE",
     "all_followed_links",
     "all_revision_rows",
     "all_source_rows",
@@ -28,8 +27,6 @@ __all__ = [
     "stale_sources",
 ]
 
-LINEAGE = ("derived_from", "quotes", "implements")
-FOLLOWED = (*LINEAGE, "supersedes")
 _LINK_COLUMNS = "link_id, from_key, to_key, relation, declared_in"
 
 
@@ -61,18 +58,18 @@ def links_touching(store: Store, keys: Iterable[str]) -> list[dict[str, Any]]:
         rows = store.rows(f"""
             SELECT {_LINK_COLUMNS} FROM source_link WHERE {out_filter}
             UNION SELECT {_LINK_COLUMNS} FROM source_link WHERE {in_filter}""", [*out_values, *in_values])
-    return [row for row in rows if row["relation"] in FOLLOWED]
+    return [row for row in rows if row["relation"] in SOURCE_RELATIONS]
 
 
 def lineage_links_into(store: Store, keys: Iterable[str]) -> list[dict[str, Any]]:
     """The derived_from / quotes / implements links into ``keys`` (one level of a walk down), unordered."""
     rows = rows_for_ids(store, f"SELECT {_LINK_COLUMNS} FROM source_link WHERE {{ids}}", "to_key", keys)
-    return [row for row in rows if row["relation"] in LINEAGE]
+    return [row for row in rows if row["relation"] in LINEAGE_RELATIONS]
 
 
 def all_followed_links(store: Store) -> list[dict[str, Any]]:
     """Every lineage and supersedes link of the store, by link id."""
-    condition, params = store.in_list("relation", FOLLOWED)
+    condition, params = store.in_list("relation", SOURCE_RELATIONS)
     return store.rows(f"SELECT {_LINK_COLUMNS} FROM source_link WHERE {condition} ORDER BY link_id", params)
 
 
