@@ -217,7 +217,7 @@ def test_hostile_html_keeps_its_payloads() -> None:
 
 def test_pdf_script_reproduces_the_committed_text(tmp_path: Path) -> None:
     pytest.importorskip("fpdf")
-    module = load_module("make_pdf", EXAMPLES / "make_pdf.py")
+    module = load_module("build_example_pdf", EXAMPLES.parents[1] / "scripts" / "build_example_pdf.py")
     built = module.build(tmp_path / "out.pdf")
     fresh = [page.extract_text() for page in pypdf.PdfReader(str(built)).pages]
     committed = [page.extract_text() for page in pypdf.PdfReader(str(module.OUT)).pages]

@@ -3,7 +3,7 @@
 The text lives here, one string per printed line, so that a quote taken from one line of the PDF is
 also a substring of what pypdf extracts from that page. Run from anywhere:
 
-    .venv/bin/python graphcite/examples/make_pdf.py
+    .venv/bin/python scripts/build_example_pdf.py
 
 The output is deterministic (fixed creation date), so re-running it only changes the file when the
 text below changes.
@@ -12,11 +12,12 @@ text below changes.
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from pathlib import Path
 
 from fpdf import FPDF
 
-OUT = Path(__file__).parent / "corpus" / "incidents" / "inc-2024-07-relay-backlog.pdf"
+OUT = Path(__file__).resolve().parents[1] / "graphcite" / "examples" / "corpus" / "incidents" / "inc-2024-07-relay-backlog.pdf"
 
 PAGES: list[list[str]] = [
     [
@@ -96,4 +97,4 @@ def build(out: Path = OUT) -> Path:
 
 
 if __name__ == "__main__":
-    print(build())
+    sys.stdout.write(f"{build()}\n")
