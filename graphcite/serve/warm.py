@@ -258,7 +258,7 @@ class WarmView:
         self._reads = 0
         self._memo = WarmMemo(store, warm)
         # the verifier's keyed evidence reads (graphcite.store.queries.verify_memo.memo_of) go through it
-        verify_memo._MEMOS[self] = self._memo
+        verify_memo.attach_memo(self, self._memo)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)

@@ -17,7 +17,8 @@ from graphcite.store.base import Store
 from graphcite.store.queries import rank_by_shared_terms
 from graphcite.store.queries.verify_memo import memo_of
 
-__all__ = ["contradiction_candidates", "superseded_sources", "values_with_unit_start"]
+__all__ = ["CURRENT_UNIT", "TERM_POSTINGS_OF_TERM", "contradiction_candidates", "superseded_sources",
+           "values_with_unit_start"]
 
 Row = dict[str, Any]
 
@@ -68,13 +69,19 @@ def contradiction_candidates(store: Store, claims: Sequence[int], parts: Sequenc
         ORDER BY r.ai, r.ci, r.pi, r.shared DESC, u.unit_id""", params)
 
 
-_CURRENT_UNIT = """
+#: One unit of a current revision with its document's visibility and status (the point-read search's
+#: per-unit read; the service reads every unit's answer ahead, graphcite.store.queries.serve).
+CURRENT_UNIT = """
     SELECT u.unit_id, u.text, u.status, u.source_key, u.heading_path_json, u.page, u.revision_id,
            rev.visibility, rev.status AS doc_status
     FROM evidence_unit u
     JOIN source s ON s.key = u.source_key AND s.current_revision = u.revision_id
     JOIN source_revision rev ON rev.revision_id = u.revision_id
     WHERE u.unit_id = ?"""
+
+#: One term's units (the point-read search's per-term read; the service answers it without a read for a
+#: term the index does not hold).
+TERM_POSTINGS_OF_TERM = "SELECT unit_id FROM term_posting WHERE term = ?"
 
 
 def _candidates_by_point_reads(store: Store, claims: Sequence[int], parts: Sequence[int], terms: Sequence[str], *,
@@ -87,14 +94,14 @@ def _candidates_by_point_reads(store: Store, claims: Sequence[int], parts: Seque
     Same rows in the same order as the grouped query (a test compares them on both engines).
     """
     cap = max(50, store.scalar("SELECT count(*) FROM evidence_unit") * float(common_share))
-    postings = {term: [row["unit_id"] for row in store.rows("SELECT unit_id FROM term_posting WHERE term = ?", [term])]
+    postings = {term: [row["unit_id"] for row in store.rows(TERM_POSTINGS_OF_TERM, [term])]
                 for term in dict.fromkeys(terms)}
     usable = {term: found for term, found in postings.items() if len(found) <= cap}  # common terms count for nothing
     out: list[Row] = []
     for (ci, pi), best in rank_by_shared_terms(list(zip(claims, parts, strict=True)), terms, usable,
                                               per_part).items():
         for unit_id in best:
-            unit = store.row(_CURRENT_UNIT, [unit_id])
+            unit = store.row(CURRENT_UNIT, [unit_id])
             if unit is not None:
                 out.append({"ci": ci, "pi": pi, **unit})
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from graphcite.store.base import Store
-from graphcite.store.queries.contradictions import _CURRENT_UNIT
+from graphcite.store.queries.contradictions import CURRENT_UNIT, TERM_POSTINGS_OF_TERM
 
 __all__ = ["CURRENT_UNIT", "EVIDENCE_FINGERPRINT", "TERM_POSTINGS_OF_TERM", "add_reviewer_row", "current_unit_rows",
            "evidence_fingerprint", "index_postings", "index_sizes", "index_vocabulary", "reviewer_exists", "reviewer_rows",
@@ -23,18 +23,6 @@ def evidence_fingerprint(store: Store) -> tuple[Any, ...]:
     """Row counts of the evidence tables and every source's current-revision pointer, as one tuple."""
     row = store.rows(EVIDENCE_FINGERPRINT)
     return tuple(row[0].values()) if row else ()
-
-
-#: The one-term postings read of the contradiction search on a warm view
-#: (:func:`graphcite.store.queries.contradictions.contradiction_candidates`, ``point_reads``): the service
-#: answers it without a read for a term the index does not hold (tests/serve/test_gate_warm.py holds the
-#: two texts equal by counting the reads of a sentence of new words).
-TERM_POSTINGS_OF_TERM = "SELECT unit_id FROM term_posting WHERE term = ?"
-
-
-#: The contradiction search's one-unit read on a warm view (the same text: its answers are what
-#: :func:`current_unit_rows` reads ahead for every unit).
-CURRENT_UNIT = _CURRENT_UNIT
 
 
 def index_sizes(store: Store) -> tuple[int, int, int]:

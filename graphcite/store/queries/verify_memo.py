@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from graphcite.store.base import Store
 
-__all__ = ["MAX_ENTRIES", "EvidenceMemo", "evidence_memo", "memo_of"]
+__all__ = ["MAX_ENTRIES", "EvidenceMemo", "attach_memo", "evidence_memo", "memo_of"]
 
 MAX_ENTRIES = 100_000
 K = TypeVar("K", bound=Hashable)
@@ -81,6 +81,13 @@ _MEMOS: weakref.WeakKeyDictionary[Store, EvidenceMemo] = weakref.WeakKeyDictiona
 def memo_of(store: Store) -> EvidenceMemo | None:
     """The memo active for ``store``, or None outside :func:`evidence_memo`."""
     return _MEMOS.get(store)
+
+
+def attach_memo(store: Any, memo: Any) -> None:
+    """Make ``memo`` (an :class:`EvidenceMemo` or an object with its methods) the memo of ``store`` for as
+    long as ``store`` lives: a view that is itself a long-lived memory, such as the service's warm view,
+    rather than a block of :func:`evidence_memo`."""
+    _MEMOS[store] = memo
 
 
 @contextlib.contextmanager
