@@ -184,6 +184,10 @@ class Service:
             verify_answer(store, answer, config=self.settings.config, audience=self.settings.audience,
                           verifier=self.verifier)
         if self.desk is not None:  # (memo=False keeps the first-round service as it was, for comparison)
+            # read ahead what fits the warm bounds (vocabulary, postings, current units, values), so the
+            # first unseen sentences cost no store reads; before the freeze, so those rows are frozen too
+            with self.reader() as store:
+                self.warm.prewarm(store)
             # the pipeline, lexicon and rule tables live as long as the process: moved out of the
             # collector's sight, a full collection no longer walks them all (it paused a request for
             # tens of milliseconds)

@@ -50,7 +50,8 @@ class Store:
     read_only: bool
     con: Any
 
-    def __new__(cls, db: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> Store:
+    def __new__(cls, db: str | os.PathLike[str] | None = None, *, read_only: bool = False,
+                threads: int | None = None) -> Store:
         if cls is Store:
             if is_postgres_url(resolve_db_path(db)):
                 from graphcite.store.postgres import PostgresStore
@@ -62,7 +63,8 @@ class Store:
                 cls = DuckDBStore
         return super().__new__(cls)
 
-    def __init__(self, db: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
+    def __init__(self, db: str | os.PathLike[str] | None = None, *, read_only: bool = False,
+                 threads: int | None = None) -> None:
         raise NotImplementedError  # pragma: no cover - engines define it
 
     # -- engine hooks -------------------------------------------------------------------------
@@ -332,9 +334,12 @@ def read_only_refused(store: Store, detail: str) -> StoreError:
                       fix="open it for writing (this command only reads)")
 
 
-def open_store(db: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> Store:
+def open_store(db: str | os.PathLike[str] | None = None, *, read_only: bool = False,
+               threads: int | None = None) -> Store:
     """Open (creating if needed) the store at ``db`` / ``$GRAPHCITE_DB`` / ``./graphcite.duckdb``.
 
-    ``db`` is a DuckDB file path or a ``postgresql://USER[:PASSWORD]@HOST:PORT/DB`` URL.
+    ``db`` is a DuckDB file path or a ``postgresql://USER[:PASSWORD]@HOST:PORT/DB`` URL. ``threads``
+    caps DuckDB's worker threads for this connection (1 suits a few point reads, such as one chain:
+    no hand-offs to the worker pool); PostgreSQL ignores it (one backend process per connection).
     """
-    return Store(db, read_only=read_only)
+    return Store(db, read_only=read_only, threads=threads)

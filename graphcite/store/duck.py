@@ -42,7 +42,8 @@ class DuckDBStore(Store):
     dialect: ClassVar[Dialect] = DUCKDB
     errors: ClassVar[tuple[type[BaseException], ...]] = (duckdb.Error,)
 
-    def __init__(self, db: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
+    def __init__(self, db: str | os.PathLike[str] | None = None, *, read_only: bool = False,
+                 threads: int | None = None) -> None:
         self.path = resolve_db_path(db)
         if self.path != ":memory:":
             parent = Path(self.path).expanduser().resolve().parent
@@ -55,6 +56,12 @@ class DuckDBStore(Store):
         self.con = self._connect(read_only)
         self.read_only = read_only
         self._depth = 0
+        if threads is not None:
+            if int(threads) < 1:
+                self.close()
+                raise StoreError(f"threads must be at least 1, not {threads}", where=self.path,
+                                 fix="pass threads=1 or more, or leave it out")
+            self.con.execute(f"SET threads = {int(threads)}")
         try:
             self._schema_version = 0 if self.path == ":memory:" else self._read_schema_version(self.table_names())
             if not read_only:

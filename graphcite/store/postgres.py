@@ -153,7 +153,9 @@ class PostgresStore(Store):
     dialect: ClassVar[Dialect] = POSTGRES
     errors: ClassVar[tuple[type[BaseException], ...]] = (psycopg.Error,)
 
-    def __init__(self, db: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
+    def __init__(self, db: str | os.PathLike[str] | None = None, *, read_only: bool = False,
+                 threads: int | None = None) -> None:
+        del threads  # DuckDB's worker pool size; a PostgreSQL backend is one process
         self.path = resolve_db_path(db)
         self.read_only = read_only
         self._depth = 0

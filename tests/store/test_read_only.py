@@ -8,6 +8,7 @@ temporary tables (id lists and Arrow views joined in reads) are the one exceptio
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +57,17 @@ def test_read_only_store_refuses_writes(corpus_url: str, how: str) -> None:
             finally:
                 view.close()
     assert _counts(corpus_url) == before
+
+
+def test_threads_option_caps_duckdb_workers(tmp_path: Path) -> None:
+    """``threads=1`` sets DuckDB's worker pool for that connection only; below 1 is one clear error."""
+    from graphcite.store import open_store
+
+    db = tmp_path / "t.duckdb"
+    with open_store(db) as store:
+        default = store.con.execute("SELECT current_setting('threads')").fetchone()[0]
+    with open_store(db, read_only=True, threads=1) as store:
+        assert store.con.execute("SELECT current_setting('threads')").fetchone()[0] == 1
+    assert int(default) >= 1
+    with pytest.raises(StoreError, match="threads must be at least 1"):
+        open_store(db, read_only=True, threads=0)
