@@ -24,6 +24,8 @@ __all__ = ["Alignment", "Slot", "align"]
 
 _WEIGHT_NAME = 2.0
 _WEIGHT_LIGHT = 0.25
+_MEMO_MAX = 4096  # searches remembered per evidence text
+_UNKNOWN = object()  # a search not remembered (None is a remembered answer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,23 +130,6 @@ def _neighbours(words: tuple[Word, ...], at: int, reach: int) -> frozenset[str]:
     return frozenset(out)
 
 
-def _anchored(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...], opposite: str) -> bool:
-    """An opposite counts only in the same place: a claim neighbour of the word stands next to the
-    opposite in the evidence ("heavily populated" / "sparsely populated"), not anywhere in the text."""
-    mine = _neighbours(claim_words, at, 2) - {claim_words[at].lemma}
-    near = _content_neighbours(claim_words, at, 1) - {claim_words[at].lemma}
-    for j, word in enumerate(ev_words):
-        if word.lemma != opposite and word.lower != opposite:
-            continue
-        if mine & (_neighbours(ev_words, j, 3) - {opposite}):
-            return True
-        # the nearest content word on either side agrees though function words lie between: "played
-        # by a woman" / "a man is playing", "a wall which is outdoors" / "a wall which is indoors"
-        if near & (_content_neighbours(ev_words, j, 1) - {opposite}):
-            return True
-    return False
-
-
 def _content_neighbours(words: tuple[Word, ...], at: int, reach: int = 2) -> frozenset[str]:
     """The lemmas of the ``reach`` nearest content words on each side of position ``at``."""
     out: set[str] = set()
@@ -160,38 +145,211 @@ def _content_neighbours(words: tuple[Word, ...], at: int, reach: int = 2) -> fro
     return frozenset(out)
 
 
-def _stand_in(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...]) -> str | None:
+class _Text:
+    """One side of an alignment read once: its words and, asked for lazily and kept, the neighbours of
+    each position. A text is analysed once per process (see :func:`_claim_side`, :func:`_evidence_side`)
+    however many texts it is aligned with; what is kept only depends on the text."""
+
+    __slots__ = ("_near", "text", "words")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.words = words_of(text)
+        self._near: dict[tuple[int, int, bool], frozenset[str]] = {}
+
+    def neighbours(self, at: int, reach: int) -> frozenset[str]:
+        """:func:`_neighbours` of position ``at``, worked out once."""
+        key = (at, reach, False)
+        found = self._near.get(key)
+        if found is None:
+            found = self._near[key] = _neighbours(self.words, at, reach)
+        return found
+
+    def content_near(self, at: int, reach: int = 2) -> frozenset[str]:
+        """:func:`_content_neighbours` of position ``at``, worked out once."""
+        key = (at, reach, True)
+        found = self._near.get(key)
+        if found is None:
+            found = self._near[key] = _content_neighbours(self.words, at, reach)
+        return found
+
+
+class _Claim(_Text):
+    """The claim side: name runs, two-word terms and lemmas, shared by every evidence it is aligned with."""
+
+    __slots__ = ("in_names", "lemmas", "runs", "terms")
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.runs = _names(self.words, text)
+        self.in_names = frozenset(w.start for run in self.runs for w in run)
+        self.terms = _terms(self.words, text, set(self.in_names))
+        self.lemmas = frozenset(w.lemma for w in self.words)  # an opposite the claim itself uses is no opposite
+
+
+class _Evidence(_Text):
+    """The evidence side: every form a claim word is looked up in, and the answers of the searches over
+    it, remembered by what they depend on besides this text (a claim word, the accepted relations)."""
+
+    __slots__ = ("_by_neighbour", "acronyms", "at_form", "at_lemma", "content", "initials", "joined", "lemmas",
+                 "lower", "memo", "names", "pair_lemmas", "pairs", "squashed", "squashed_words")
+
+    def __init__(self, evidence: str) -> None:
+        super().__init__(evidence)
+        ev_words = self.words
+        self.lower = " ".join(w.lower for w in ev_words)
+        self.squashed = self.lower.replace(" ", "").replace("-", "")
+        ev_parts = [p for w in ev_words for p in _parts(w)]  # "human-caused" holds "human" and "cause"
+        self.lemmas = frozenset(w.lemma for w in ev_words) | frozenset(w.lower for w in ev_words) | frozenset(ev_parts)
+        self.content = tuple(dict.fromkeys([*(w.lemma for w in ev_words if w.lemma not in STOPWORDS), *ev_parts]))
+        # a compound written as one word on one side and two on the other: "heatwave" / "heat waves"
+        self.joined = {joined: f"{a.lower} {b.lower}" for a, b in pairwise(ev_words)
+                       if evidence[a.end:b.start] in {" ", "-"} and a.lemma not in STOPWORDS
+                       for joined in (a.lower + b.lower, a.lower + b.lemma)}
+        self.squashed_words = {w.lower.replace("-", ""): w.lower for w in ev_words}
+        self.pair_lemmas = frozenset(f"{a.lemma} {b.lemma}" for a, b in pairwise(ev_words))
+        # two-word terms of the evidence ("carbon dioxide"), for claim words the lexicon knows as one unit
+        self.pairs = tuple(dict.fromkeys(f"{a.lower} {b.lower}" for a, b in pairwise(ev_words)
+                                         if a.lemma not in STOPWORDS and b.lemma not in STOPWORDS
+                                         and evidence[a.end:b.start] == " "))
+        self.names = tuple(" ".join(w.lower for w in run) for run in _names(ev_words, evidence))
+        self.initials = _initials(ev_words, evidence)  # "IPCC" in the claim, spelled out in the evidence
+        self.acronyms = {w.lower: w.lower for w in ev_words if w.surface.isupper() and len(w.surface) > 1}
+        self.at_lemma: dict[str, list[int]] = {}  # lemma -> its positions, in order
+        self.at_form: dict[str, list[int]] = {}  # lemma or lowercased word -> its positions, in order
+        for j, word in enumerate(ev_words):
+            self.at_lemma.setdefault(word.lemma, []).append(j)
+            self.at_form.setdefault(word.lemma, []).append(j)
+            if word.lower != word.lemma:
+                self.at_form.setdefault(word.lower, []).append(j)
+        self.memo: dict[tuple[object, ...], object] = {}
+        self._by_neighbour: dict[str, list[int]] | None = None
+
+    def remember(self, key: tuple[object, ...], value: object) -> None:
+        """Keep a search's answer; a text met with very many different claims starts its memory afresh."""
+        if len(self.memo) >= _MEMO_MAX:
+            self.memo.clear()
+        self.memo[key] = value
+
+    def by_neighbour(self) -> dict[str, list[int]]:
+        """Lemma -> the positions (in order) whose two nearest content words on a side include it."""
+        if self._by_neighbour is None:
+            index: dict[str, list[int]] = {}
+            for j in range(len(self.words)):
+                for near in self.content_near(j):
+                    index.setdefault(near, []).append(j)
+            self._by_neighbour = index
+        return self._by_neighbour
+
+    def match(self, word: str, among: str, accepted: frozenset[str]) -> tuple[str, str | None, str | None]:
+        """:func:`_match_word` of ``word`` over the content lemmas (``among`` "content", or "bare" without
+        the lemma test) or the two-word terms ("pairs"), remembered."""
+        key = ("match", word, among, accepted)
+        found = self.memo.get(key)
+        if found is None:
+            if among == "content":
+                found = _match_word(word, self.content, self.lemmas, accepted)
+            else:
+                found = _match_word(word, self.pairs if among == "pairs" else self.content, frozenset(), accepted)
+            self.remember(key, found)
+        return found  # type: ignore[return-value]
+
+    def related_term(self, term: str, accepted: frozenset[str]) -> tuple[str, str] | None:
+        """The first content lemma or two-word term whose relation to ``term`` is accepted, remembered."""
+        key = ("term", term, accepted)
+        found = self.memo.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = next(((other, rel) for other in (*self.content, *self.pairs)
+                          if (rel := _relation(term, other)) in accepted), None)
+            self.remember(key, found)
+        return found  # type: ignore[return-value]
+
+    def named_by_class(self, word: str) -> str | None:
+        """:func:`_named_by_class` over the content lemmas, remembered."""
+        key = ("class", word)
+        found = self.memo.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = _named_by_class(word, self.content)
+            self.remember(key, found)
+        return found  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=4096)
+def _claim_side(claim: str) -> _Claim:
+    """A claim text analysed once: the parts of one sentence and their citations share it."""
+    return _Claim(claim)
+
+
+@lru_cache(maxsize=4096)
+def _evidence_side(evidence: str) -> _Evidence:
+    """An evidence text analysed once: a service meets the same cited units again and again."""
+    return _Evidence(evidence)
+
+
+@lru_cache(maxsize=64)
+def _word_list(name: str) -> frozenset[str]:
+    return word_list(name)
+
+
+def _anchored(claim: _Text, at: int, ev: _Evidence, opposite: str) -> bool:
+    """An opposite counts only in the same place: a claim neighbour of the word stands next to the
+    opposite in the evidence ("heavily populated" / "sparsely populated"), not anywhere in the text."""
+    own = claim.words[at].lemma
+    mine = claim.neighbours(at, 2) - {own}
+    near = claim.content_near(at, 1) - {own}
+    for j in ev.at_form.get(opposite, ()):
+        if mine & (ev.neighbours(j, 3) - {opposite}):
+            return True
+        # the nearest content word on either side agrees though function words lie between: "played
+        # by a woman" / "a man is playing", "a wall which is outdoors" / "a wall which is indoors"
+        if near & (ev.content_near(j, 1) - {opposite}):
+            return True
+    return False
+
+
+def _stand_in(claim: _Claim, at: int, ev: _Evidence) -> str | None:
     """Another kind of the same near class in the missing word's place: "in the rain" where the claim
     says "in the snow", "playing a guitar" for "playing a flute". The evidence then speaks of
     something else, however much of the sentence is shared."""
-    word = claim_words[at]
-    mine = _content_neighbours(claim_words, at) - {word.lemma}
+    word = claim.words[at]
+    mine = claim.content_near(at) - {word.lemma}
     if not mine:
         return None
-    for j, other in enumerate(ev_words):
-        if other.proper or other.lemma in STOPWORDS or not mine & _content_neighbours(ev_words, j):
+    key = ("stand in", word.lemma, mine)
+    known = ev.memo.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known  # type: ignore[return-value]
+    index = ev.by_neighbour()
+    found = None
+    for j in sorted({j for near in mine for j in index.get(near, ())}):  # positions sharing a neighbour
+        other = ev.words[j]
+        if other.proper or other.lemma in STOPWORDS:
             continue
         if lexicon.is_cohyponym(word.lemma, other.lemma):
-            return other.lemma
-    return None
+            found = other.lemma
+            break
+    ev.remember(key, found)
+    return found
 
 
-def _other_modifier(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...],
-                    claim_lemmas: frozenset[str], accepted: frozenset[str]) -> str | None:
+def _other_modifier(claim: _Claim, at: int, ev: _Evidence, accepted: frozenset[str]) -> str | None:
     """Another value of the same property on the same noun in the evidence, where the claim's adjective
     is missing: "a blue mat" against "a green mat". The noun is found, so the share of words stays
     high, but the evidence describes it otherwise. Adjectives of different properties do not compete
     ("a slow endpoint" / "a large endpoint": the evidence is silent on the speed), nor near-synonyms
     ("a huge stick" / "a big stick")."""
+    claim_words, ev_words, claim_lemmas = claim.words, ev.words, claim.lemmas
     word = claim_words[at]
     if at + 1 >= len(claim_words) or not lexicon.is_adjective(word.lower):
         return None
     head = claim_words[at + 1]
     if head.lemma in STOPWORDS or head.end - head.start < 2 or word.end + 1 != head.start:
         return None
-    for j in range(1, len(ev_words)):
+    for j in ev.at_lemma.get(head.lemma, ()):
+        if j < 1:
+            continue
         other, noun = ev_words[j - 1], ev_words[j]
-        if noun.lemma != head.lemma or other.end + 1 != noun.start or other.lemma in STOPWORDS \
+        if other.end + 1 != noun.start or other.lemma in STOPWORDS \
                 or other.lemma in claim_lemmas or other.lower in claim_lemmas or other.proper:
             continue
         if lexicon.is_adjective(other.lower) and _relation(word.lemma, other.lemma) not in accepted \
@@ -205,7 +363,7 @@ def _verbal(words: tuple[Word, ...], at: int) -> bool:
     """The word is used as a verb: an inflected verb form not opened by a determiner ("is wearing",
     "people wearing hats"; not "a building", "the painting")."""
     return lexicon.is_verb_form(words[at].lower) and (
-        at == 0 or words[at - 1].lower not in word_list("noun_determiners"))
+        at == 0 or words[at - 1].lower not in _word_list("noun_determiners"))
 
 
 def _named_by_class(word: str, evidence: tuple[str, ...]) -> str | None:
@@ -221,20 +379,21 @@ def _opposite_particles() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in _data()["opposite_particles"].items()}
 
 
-def _function_opposite(claim_words: tuple[Word, ...], at: int, ev_words: tuple[Word, ...],
-                       ev_lemmas: frozenset[str], claim_lemmas: frozenset[str]) -> str | None:
+def _function_opposite(claim: _Claim, at: int, ev: _Evidence) -> str | None:
     """The opposite of a word too common to be a slot ("up", "into", "empty", "give") standing in its
     place in the evidence: "walking down the stairs" for "walking up the stairs". Such a word is never
     looked for (its absence says little), but its opposite in the same place reverses the claim."""
-    word = claim_words[at]
-    if word.lower in ev_lemmas or word.lemma in ev_lemmas:
+    word = claim.words[at]
+    if word.lower in ev.lemmas or word.lemma in ev.lemmas:
         return None
     particles = _opposite_particles()
     wanted = (lexicon.antonyms(word.lower) | lexicon.antonyms(word.lemma)
               | frozenset(particles.get(word.lower, ())))
-    for other in ev_words:
+    if not wanted:
+        return None
+    for other in ev.words:
         for form in (other.lower, other.lemma):
-            if form in wanted and form not in claim_lemmas and _anchored(claim_words, at, ev_words, form):
+            if form in wanted and form not in claim.lemmas and _anchored(claim, at, ev, form):
                 return form
     return None
 
@@ -280,137 +439,129 @@ def align(claim: str, evidence: str) -> Alignment:
 
 @lru_cache(maxsize=65_536)
 def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
-    claim_words = words_of(claim)
-    ev_words = words_of(evidence)
-    ev_lower = " ".join(w.lower for w in ev_words)
-    ev_squashed = ev_lower.replace(" ", "").replace("-", "")
-    ev_parts = [p for w in ev_words for p in _parts(w)]  # "human-caused" holds "human" and "cause"
-    ev_lemmas = frozenset(w.lemma for w in ev_words) | frozenset(w.lower for w in ev_words) | frozenset(ev_parts)
-    ev_content = tuple(dict.fromkeys([*(w.lemma for w in ev_words if w.lemma not in STOPWORDS), *ev_parts]))
-    # a compound written as one word on one side and two on the other: "heatwave" / "heat waves"
-    ev_joined = {joined: f"{a.lower} {b.lower}" for a, b in pairwise(ev_words)
-                 if evidence[a.end:b.start] in {" ", "-"} and a.lemma not in STOPWORDS
-                 for joined in (a.lower + b.lower, a.lower + b.lemma)}
-    ev_squashed_words = {w.lower.replace("-", ""): w.lower for w in ev_words}
-    ev_pair_lemmas = frozenset(f"{a.lemma} {b.lemma}" for a, b in pairwise(ev_words))
-    # two-word terms of the evidence ("carbon dioxide"), for claim words the lexicon knows as one unit
-    ev_pairs = tuple(dict.fromkeys(f"{a.lower} {b.lower}" for a, b in pairwise(ev_words)
-                                   if a.lemma not in STOPWORDS and b.lemma not in STOPWORDS
-                                   and evidence[a.end:b.start] == " "))
-    ev_names = [" ".join(w.lower for w in run) for run in _names(ev_words, evidence)]
-    ev_initials = _initials(ev_words, evidence)  # "IPCC" in the claim, spelled out in the evidence
-    ev_acronyms = {w.lower: w.lower for w in ev_words if w.surface.isupper() and len(w.surface) > 1}
-    light = word_list("light_verbs")
-    claim_lemmas = frozenset(w.lemma for w in claim_words)  # an opposite the claim itself uses is no opposite
-    particles = word_list("particles")
-    negations = word_list("negation")  # polarity rules compare negation; it is not a slot to find
-    weak = word_list("weak_words") | word_list("month_names")
-    collective = word_list("collective_nouns")  # "a group of people" claims no more than "people"
+    return _aligned(_claim_side(claim), _evidence_side(evidence), accepted)
+
+
+def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment:
+    """The slots of an analysed claim against an analysed evidence text."""
+    claim_words = side.words
+    light = _word_list("light_verbs")
+    claim_lemmas = side.lemmas
+    particles = _word_list("particles")
+    negations = _word_list("negation")  # polarity rules compare negation; it is not a slot to find
+    weak = _word_list("weak_words") | _word_list("month_names")
+    collective = _word_list("collective_nouns")  # "a group of people" claims no more than "people"
     slots: list[Slot] = []
-    in_names: set[int] = set()
-    for run in _names(claim_words, claim):
-        in_names.update(w.start for w in run)
+    in_names = side.in_names
+    for run in side.runs:
         phrase = " ".join(w.lower for w in run)
         head = run[-1].lower
         squashed = phrase.replace(" ", "").replace("-", "")
-        if _phrase_in(phrase, ev_lower) or _phrase_in(head, ev_lower) or squashed in ev_squashed:
+        if _phrase_in(phrase, ev.lower) or _phrase_in(head, ev.lower) or squashed in ev.squashed:
             slots.append(Slot(phrase, "name", "found", head, "same", _WEIGHT_NAME))
             continue
-        spelled = ev_initials.get(phrase) if len(run) == 1 and run[0].surface.isupper() else None
+        spelled = ev.initials.get(phrase) if len(run) == 1 and run[0].surface.isupper() else None
         if spelled is None and len(run) > 1:
-            spelled = ev_acronyms.get("".join(w.lower[0] for w in run))
+            spelled = ev.acronyms.get("".join(w.lower[0] for w in run))
         if spelled:
             slots.append(Slot(phrase, "name", "found", spelled, "acronym", _WEIGHT_NAME))
             continue
-        status, by, relation = "missing", None, None
-        for other in (*ev_content, *ev_pairs):
-            rel = _relation(head, other) or _relation(phrase, other)
-            if rel in accepted:
-                status, by, relation = "paraphrase", other, rel
-                break
-        if status == "missing":
-            for other in ev_names:
-                rel = lexicon.related(phrase, other) or lexicon.related(head, other.split()[-1])
-                if rel in {"sibling", "antonym"}:
-                    status, by, relation = "other", other, rel
-                    break
-                if rel in accepted:
-                    status, by, relation = "paraphrase", other, rel
-                    break
+        status, by, relation = _name_status(ev, phrase, head, accepted)
         slots.append(Slot(phrase, "name", status, by, relation, _WEIGHT_NAME))
     by_term: dict[int, tuple[str, str]] = {}  # claim word position -> (evidence word, relation)
-    for term, (known, first) in _terms(claim_words, claim, in_names).items():
+    for term, (known, first) in side.terms.items():
         squashed_term = term.replace(" ", "")
         found_term: tuple[str, str] | None = None
-        if squashed_term in ev_squashed_words:
-            found_term = (ev_squashed_words[squashed_term], "same")
+        if squashed_term in ev.squashed_words:
+            found_term = (ev.squashed_words[squashed_term], "same")
         elif known:
-            for other in (*ev_content, *ev_pairs):
-                rel = _relation(term, other)
-                if rel in accepted:
-                    found_term = (other, rel)
-                    break
+            found_term = ev.related_term(term, accepted)
         if found_term:
             by_term.setdefault(first, found_term)
             by_term.setdefault(first + 1, found_term)
     seen: set[str] = set()
     unfound: dict[int, bool] = {}  # claim word position -> its slot went unfound
-    opposable = word_list("opposable_words") | word_list("opposite_particles")
-    for word in claim_words:
+    opposable = _word_list("opposable_words") | _word_list("opposite_particles")
+    for at, word in enumerate(claim_words):
         if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak \
                 or word.lower in negations:
             if (word.lower in opposable or word.lemma in opposable) and word.lemma not in seen:
                 seen.add(word.lemma)
-                opposed = _function_opposite(claim_words, claim_words.index(word), ev_words, ev_lemmas, claim_lemmas)
+                opposed = _function_opposite(side, at, ev)
                 if opposed:
                     slots.append(Slot(word.lemma, "word", "opposite", opposed, "antonym"))
             continue
         if len(word.lemma) < 2 or word.lemma in seen:
             continue
-        at = claim_words.index(word)
         if word.lower in collective and at + 1 < len(claim_words) and claim_words[at + 1].lower == "of":
             continue
         seen.add(word.lemma)
         weight = _WEIGHT_LIGHT if word.lemma in light else 1.0
-        status, by, relation = _match_word(word.lemma, ev_content, ev_lemmas, accepted)
+        status, by, relation = ev.match(word.lemma, "content", accepted)
         if status == "missing" and word.lower != word.lemma:
-            status, by, relation = _match_word(word.lower, ev_content, ev_lemmas, accepted)
-        if status == "missing" and ev_pairs:
-            status, by, relation = _match_word(word.lemma, ev_pairs, frozenset(), accepted)
+            status, by, relation = ev.match(word.lower, "content", accepted)
+        if status == "missing" and ev.pairs:
+            status, by, relation = ev.match(word.lemma, "pairs", accepted)
             if status != "paraphrase":
                 status, by, relation = "missing", None, None
         if status == "missing" and at in by_term:
             status, (by, relation) = "paraphrase", by_term[at]
-        if status == "missing" and (word.lower in ev_joined or word.lemma in ev_joined):
-            status, by, relation = "paraphrase", ev_joined.get(word.lower, ev_joined.get(word.lemma)), "same"
-        if status == "missing" and (parts := _parts(word)) and " ".join(parts) in ev_pair_lemmas:
+        if status == "missing" and (word.lower in ev.joined or word.lemma in ev.joined):
+            status, by, relation = "paraphrase", ev.joined.get(word.lower, ev.joined.get(word.lemma)), "same"
+        if status == "missing" and (parts := _parts(word)) and " ".join(parts) in ev.pair_lemmas:
             # written apart in the evidence ("long-term" / "long term"); parts scattered over the
             # sentence are not the compound ("not human-caused" against "human activity has caused")
             status, by, relation = "paraphrase", " ".join(parts), "parts"
         if status == "missing" and at + 1 < len(claim_words) and claim_words[at + 1].lower in particles:
             phrase = f"{word.lemma} {claim_words[at + 1].lower}"  # a phrasal verb: "set up" / "established"
-            status, by, relation = _match_word(phrase, ev_content, frozenset(), accepted)
+            status, by, relation = ev.match(phrase, "bare", accepted)
             if status != "paraphrase":
                 status, by, relation = "missing", None, None
-        if status == "opposite" and by and (by in claim_lemmas or not _anchored(claim_words, at, ev_words, by)):
+        if status == "opposite" and by and (by in claim_lemmas or not _anchored(side, at, ev, by)):
             status, by, relation = "missing", None, None
         if status == "missing":
             nation = lexicon.nationality_of(word.lower)
-            if nation and _phrase_in(nation, ev_lower):
+            if nation and _phrase_in(nation, ev.lower):
                 status, by, relation = "paraphrase", nation, "derived"
         if status == "missing" and "hyponym" in accepted and not _verbal(claim_words, at):
-            named = _named_by_class(word.lemma, ev_content) or (
-                _named_by_class(word.lower, ev_content) if word.lower != word.lemma else None)
+            named = ev.named_by_class(word.lemma) or (
+                ev.named_by_class(word.lower) if word.lower != word.lemma else None)
             if at and unfound.get(at - 1) and claim_words[at - 1].end + 1 == word.start:
                 named = None  # a modifier the evidence lacks narrows the class: "a wind instrument", "a flute"?
             if named:  # "instrument" in the claim, "guitar" in the evidence: the thing picks the sense
                 status, by, relation = "paraphrase", named, "hyponym"
         if status == "missing":
-            stand_in = _stand_in(claim_words, at, ev_words)
+            stand_in = _stand_in(side, at, ev)
             if stand_in:
                 status, by, relation = "other", stand_in, "cohyponym"
-            elif modifier := _other_modifier(claim_words, at, ev_words, claim_lemmas, accepted):
+            elif modifier := _other_modifier(side, at, ev, accepted):
                 status, by, relation = "other", modifier, "modifier"
         unfound[at] = status in {"missing", "other"}
         slots.append(Slot(word.lemma, "word", status, by, relation, weight))
     return Alignment(tuple(slots))
+
+
+def _name_status(ev: _Evidence, phrase: str, head: str, accepted: frozenset[str]) -> tuple[str, str | None, str | None]:
+    """A claim name not written in the evidence: a paraphrase of it there, another of its kind
+    (a sibling or an opposite name), or missing; remembered per evidence text."""
+    key = ("name", phrase, head, accepted)
+    found = ev.memo.get(key)
+    if found is not None:
+        return found  # type: ignore[return-value]
+    status, by, relation = "missing", None, None
+    for other in (*ev.content, *ev.pairs):
+        rel = _relation(head, other) or _relation(phrase, other)
+        if rel in accepted:
+            status, by, relation = "paraphrase", other, rel
+            break
+    if status == "missing":
+        for other in ev.names:
+            rel = lexicon.related(phrase, other) or lexicon.related(head, other.split()[-1])
+            if rel in {"sibling", "antonym"}:
+                status, by, relation = "other", other, rel
+                break
+            if rel in accepted:
+                status, by, relation = "paraphrase", other, rel
+                break
+    ev.remember(key, (status, by, relation))
+    return status, by, relation

@@ -285,6 +285,7 @@ def _class_of(general: Senses, specific: Senses) -> bool:
                                  for s in specific.by_degree.get(0, ()) if lex.pos[s] == "n")
 
 
+@lru_cache(maxsize=262_144)
 def is_class_of(general: str, specific: str) -> bool:
     """Whether some noun sense of ``general``, a less used one included, is a class at most three steps
     above a dominant noun sense of ``specific``: "instrument" / "guitar" (a guitar is a stringed, so a
@@ -437,6 +438,7 @@ def _physical() -> frozenset[int]:
     return frozenset(_lexicon().senses[lemma]) if lemma is not None else frozenset()
 
 
+@lru_cache(maxsize=131_072)
 def is_cohyponym(a: str, b: str) -> bool:
     """Whether two common nouns, in their dominant senses, are different physical kinds of one near
     class: "snow" / "rain" (precipitation), "flute" / "guitar" (musical instrument), "sofa" / "bed".
@@ -590,6 +592,7 @@ def _related(fa: str, fb: str) -> Relation | None:
     return None
 
 
+@lru_cache(maxsize=262_144)
 def related(a: str, b: str) -> Relation | None:
     """How WordNet relates ``b`` to ``a``, or None: the first of :data:`RELATIONS` that holds.
 
@@ -604,4 +607,4 @@ def related(a: str, b: str) -> Relation | None:
     Accept ``same``/``synonym``/``hypernym``/``derived`` as paraphrase, veto ``antonym``/``sibling``;
     ``hyponym`` (more specific) and ``topic`` are weaker and left to the caller.
     """
-    return _related(normalise(a), normalise(b))
+    return _related(normalise(a), normalise(b))  # remembered by the words as given: normalising costs more
