@@ -50,9 +50,10 @@ __all__ = ["EVIDENCE_TABLES", "TERM_KINDS", "WarmMemo", "WarmReads", "WarmView",
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
-#: Tables that change only when evidence is ingested (or a source's pointer moves).
+#: Tables that change only when evidence is ingested (or a source's pointer moves); source_lineage is
+#: derived from source, source_revision and source_link by ingest, in the same transaction.
 EVIDENCE_TABLES = frozenset({"source", "source_revision", "evidence_unit", "typed_value", "source_link",
-                             "term_posting", "lemma_lookup"})
+                             "term_posting", "lemma_lookup", "source_lineage"})
 _TABLE_REF = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
 _CTE_NAME = re.compile(r"(?:\bWITH(?:\s+RECURSIVE)?|,)\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^()]*\))?\s+AS\s*\(",
                        re.IGNORECASE)

@@ -69,6 +69,21 @@ def test_a_new_revision_ingested_elsewhere_drops_the_cache(store: Store, tmp_pat
     assert after != before and any("90 seconds" in row["text"] for row in after)
 
 
+def test_lineage_reads_are_kept_and_an_ingest_elsewhere_renews_them(store: Store, tmp_path: Path) -> None:
+    lineage = "SELECT key, current_revision FROM source_lineage ORDER BY key"
+    assert WarmReads().cacheable(lineage)  # ingest derives it with the sources, in the same transaction
+    warm = WarmReads(check_every=0)
+    view = WarmView(store, warm)
+    warm.revalidate(view)
+    before = view.rows(lineage)
+    assert len(before) == 1 and view.rows(lineage) == before and warm.hits == 1
+    _write(tmp_path / "docs", "# Pump\n\nThe pump stops after 90 seconds without flow.\n")
+    ingest(store, [tmp_path / "docs"])  # another process's ingest: a new revision, a new lineage row
+    warm.revalidate(view)
+    after = view.rows(lineage)
+    assert after == store.rows(lineage) and after != before
+
+
 def test_a_write_through_the_view_drops_the_cache_and_a_rollback_too(store: Store) -> None:
     warm = WarmReads()
     view = WarmView(store, warm)
