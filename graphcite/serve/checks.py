@@ -7,7 +7,9 @@ most of its time in small queries and commits. :class:`CheckDesk` splits the sam
 1. *prepare* (in the request's worker thread, on a read view, no lock): the revision id, its parts,
    the report (:class:`~graphcite.serve.memo.ReportMemo`), claim ids; stored revisions and their
    parts are remembered (answer revisions are immutable), and a new revision of content checked
-   before is filled in from its template (:mod:`graphcite.serve.templates`);
+   before is filled in from its template (:mod:`graphcite.serve.templates`) without asking the store
+   whether the revision is stored: the writer asks once per batch and verifies the few that were
+   the ordinary way;
 2. *commit* (group commit): the requests waiting at that moment are taken as one batch by whichever
    of their threads gets there first. Under the write lock it checks the batch's record summaries
    against the store in one query (another process may have written), builds each request's
@@ -45,6 +47,7 @@ from graphcite.serve.memo import ReportMemo
 from graphcite.serve.templates import TemplateDesk
 from graphcite.store import Store, utcnow
 from graphcite.store.queries.check import answer_stored, lock_answer_records, record_counts
+from graphcite.store.queries.verify import stored_answer_revs
 from graphcite.verify.check import (
     PreparedCheck,
     check_audience,
@@ -76,6 +79,9 @@ class _Pending:
     future: asyncio.Future[None] | None = None
     #: the atomic parts the report was verified with (a new revision's are kept once it is written)
     parts: list[list[AtomicClaim]] | None = None
+    #: filled in from a template without asking whether the revision is stored: the answer, and the
+    #: audience it was checked for, to verify it the ordinary way if the writer finds it stored
+    filled: tuple[InputAnswer, str] | None = None
 
 
 class CheckDesk:
@@ -131,13 +137,16 @@ class CheckDesk:
         (no inference, whose review state is read from the judgements; only evidence read), its text
         is made to be kept once the check is written.
         """
-        prepared, keep, _ = self._prepare(store, loaded, config=config, audience=audience, model=model)
+        prepared, keep, _, _ = self._prepare(store, loaded, config=config, audience=audience, model=model)
         return prepared, keep
 
     def _prepare(self, store: Store, loaded: InputAnswer | tuple[str, InputAnswer], *, config: VerifierConfig,
-                 audience: str, model: str | None = None, rev: str | None = None
-                 ) -> tuple[PreparedCheck, tuple[Any, ...] | None, list[list[AtomicClaim]] | None]:
-        """:meth:`prepare`, and the atomic parts the report was verified with (None for a kept text)."""
+                 audience: str, model: str | None = None, rev: str | None = None, deferred: bool = False,
+                 templates: bool = True) -> tuple[PreparedCheck, tuple[Any, ...] | None,
+                                                  list[list[AtomicClaim]] | None, bool]:
+        """:meth:`prepare`, the atomic parts the report was verified with (None for a kept text), and
+        whether it was filled in from a template without asking the store whether ``rev`` is stored
+        (``deferred``: the caller's writer asks, :meth:`_settle`). ``templates=False``: the ordinary way."""
         warm = self.service.warm
         if rev is None:
             rev = loaded[0] if isinstance(loaded, tuple) else answer_rev_for(loaded)
@@ -145,13 +154,16 @@ class CheckDesk:
         ready = self._ready.get(key)
         if ready is not MISSING:
             text, records = ready  # type: ignore[misc]
-            return PreparedCheck(rev, None, None, records, text), None, None
+            return PreparedCheck(rev, None, None, records, text), None, None, False
         content = None
-        if not isinstance(loaded, tuple):  # a new revision of content seen before: its template, filled
+        if not isinstance(loaded, tuple) and templates:  # a new revision of content seen before: its template
             content = self.templates.content_key(loaded, *key[1:])
             template = self.templates.get(content) if content is not None else None
-            if template is not None and not self._stored(store, rev):
-                return self.templates.fill(template, loaded, rev, utcnow()), key, template.parts
+            if template is not None:
+                if deferred and self._parts.get(rev) is MISSING:
+                    return self.templates.fill(template, loaded, rev, utcnow()), key, template.parts, True
+                if not self._stored(store, rev):
+                    return self.templates.fill(template, loaded, rev, utcnow()), key, template.parts, False
         pure = [True]
         used: list[list[list[AtomicClaim]]] = []
 
@@ -172,8 +184,8 @@ class CheckDesk:
             prepared.text = json_text(report)
             if content is not None and not isinstance(loaded, tuple):
                 self.templates.learn(content, loaded, prepared, parts)
-            return prepared, key, parts
-        return prepared, None, parts
+            return prepared, key, parts, False
+        return prepared, None, parts, False
 
     def check(self, answer: InputAnswer, *, config: VerifierConfig, audience: str,
               limits: AnswerLimits = DEFAULT_LIMITS) -> dict[str, Any]:
@@ -207,8 +219,10 @@ class CheckDesk:
         check_audience(audience)
         with self.service.reader() as store:
             loaded = resolve_answer(store, answer, limits=limits)
-            prepared, keep, parts = self._prepare(store, loaded, config=config, audience=audience)
-        self.commit(prepared, config, keep=keep, parts=parts)
+            prepared, keep, parts, filled = self._prepare(store, loaded, config=config, audience=audience,
+                                                          deferred=True)
+        self._commit(_Pending(prepared, config, keep, parts=parts,
+                              filled=(answer, audience) if filled else None))
         return _body(prepared).encode("utf-8")
 
     async def check_body(self, text: str, *, format: str | None, documents: list[str] | None,
@@ -220,6 +234,7 @@ class CheckDesk:
         prepared: PreparedCheck | None = None
         keep: tuple[Any, ...] | None = None
         parts: list[list[AtomicClaim]] | None = None
+        filled: tuple[InputAnswer, str] | None = None
         if len(text) <= _KEPT_BODY_CHARS:
             found = self._answers.get((text, format, tuple(documents) if documents is not None else None, limits))
             if found is not MISSING:
@@ -229,15 +244,18 @@ class CheckDesk:
                     kept_text, records = ready  # type: ignore[misc]
                     prepared = PreparedCheck(rev, None, None, records, kept_text)
         if prepared is None:
-            def prepare() -> tuple[PreparedCheck, tuple[Any, ...] | None, list[list[AtomicClaim]] | None]:
+            def prepare() -> tuple[PreparedCheck, tuple[Any, ...] | None, list[list[AtomicClaim]] | None,
+                                   tuple[InputAnswer, str] | None]:
                 answer, rev = self._parsed(text, format, documents, limits)
                 with self.service.reader() as store:
                     loaded = resolve_answer(store, answer, limits=limits)
-                    return self._prepare(store, loaded, config=config, audience=audience, rev=rev)
+                    done, kept, used, deferred = self._prepare(store, loaded, config=config, audience=audience,
+                                                               rev=rev, deferred=True)
+                return done, kept, used, (answer, audience) if deferred else None
 
-            prepared, keep, parts = await anyio.to_thread.run_sync(prepare, abandon_on_cancel=True,
-                                                                   limiter=self._prepare_slots)
-        await self.commit_async(prepared, config, keep=keep, parts=parts)
+            prepared, keep, parts, filled = await anyio.to_thread.run_sync(prepare, abandon_on_cancel=True,
+                                                                           limiter=self._prepare_slots)
+        await self._commit_async(_Pending(prepared, config, keep, parts=parts, filled=filled))
         return _body(prepared).encode("utf-8")
 
     # -- commit -------------------------------------------------------------------------------------
@@ -245,7 +263,9 @@ class CheckDesk:
                parts: list[list[AtomicClaim]] | None = None) -> PreparedCheck:
         """Write ``prepared`` with whatever else is waiting; it is finished (``earlier`` set) once durable.
         ``keep``: the key its report text is kept under from then on; ``parts``: what it was verified with."""
-        item = _Pending(prepared, config, keep, parts=parts)
+        return self._commit(_Pending(prepared, config, keep, parts=parts))
+
+    def _commit(self, item: _Pending) -> PreparedCheck:
         with self._turn:
             self._queue.append(item)
             while not item.done:
@@ -273,8 +293,11 @@ class CheckDesk:
         """:meth:`commit` for a coroutine on the server's event loop: the check waits here while the
         writer task writes the batches in a thread of its own. A caller that gives up waiting (its
         time limit) does not stop the write."""
+        return await self._commit_async(_Pending(prepared, config, keep, parts=parts))
+
+    async def _commit_async(self, item: _Pending) -> PreparedCheck:
         loop = asyncio.get_running_loop()
-        item = _Pending(prepared, config, keep, parts=parts, future=loop.create_future())
+        item.future = loop.create_future()
         self._waiting.append(item)
         writer = self._writer
         if writer is None or writer.done() or writer.get_loop() is not loop:  # (a loop closed mid-write)
@@ -323,12 +346,12 @@ class CheckDesk:
                     self._summaries.clear()
                     self._writes_seen = writes
             try:
-                self._apply(store, batch)
+                self._apply(store, batch, view)
             except Exception:
                 for pending in batch:
                     for _ in range(_ATTEMPTS):
                         try:
-                            self._apply(store, [pending], fresh=True)
+                            self._apply(store, [pending], view, fresh=True)
                             pending.error = None
                             break
                         except Exception as exc:  # this request's own failure
@@ -336,7 +359,22 @@ class CheckDesk:
             self.batches += 1
             self.checks += len(batch)
 
-    def _apply(self, store: Store, batch: list[_Pending], *, fresh: bool = False) -> None:
+    def _settle(self, store: Store, view: Store, batch: list[_Pending]) -> None:
+        """Verify the ordinary way each check of ``batch`` filled in from a template whose revision turns
+        out to be stored (one query for the batch): a stored revision keeps the parts it was stored with."""
+        unsure = {p.prepared.rev for p in batch if p.filled is not None and p.prepared.answer_rows is not None}
+        stored = stored_answer_revs(store, unsure) if unsure else set()
+        for pending in batch:
+            if pending.filled is not None and pending.prepared.answer_rows is not None \
+                    and pending.prepared.rev in stored:
+                answer, audience = pending.filled
+                again, _, parts, _ = self._prepare(view, answer, config=pending.config, audience=audience,
+                                                   rev=pending.prepared.rev, templates=False)
+                for name in ("report", "answer_rows", "records", "text", "earlier"):
+                    setattr(pending.prepared, name, getattr(again, name))
+                pending.parts, pending.keep = parts, None
+
+    def _apply(self, store: Store, batch: list[_Pending], view: Store, *, fresh: bool = False) -> None:
         """Finish every report of ``batch`` in order and write them all in one transaction; the kept
         summaries follow only a commit. ``fresh``: read every summary from the store."""
         now = utcnow()
@@ -347,6 +385,7 @@ class CheckDesk:
                 # other server processes on a PostgreSQL store wait here for these revisions, and the
                 # kept summaries are compared with what the store holds once they have
                 lock_answer_records(store, revs)
+                self._settle(store, view, batch)
                 if store.engine != "duckdb":
                     known = {rev: s for rev in revs if (s := self._summaries.get(rev)) is not None}
                     counts = record_counts(store, known) if known and not fresh else {}

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from graphcite.claims.answers import answer_rev_for, answer_rows
 from graphcite.claims.formats import load_answer
-from graphcite.models import InputAnswer
+from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.serve.checks import CheckDesk
 from graphcite.serve.jsontext import json_text
 from graphcite.serve.service import Service, ServiceSettings
 from graphcite.serve.templates import HoledText
+from graphcite.store import utcnow
 from graphcite.verify.check import check_answer, prepare_check
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +121,36 @@ def test_holed_text_refuses_a_mark_that_does_not_come_out_once() -> None:
     assert twice is None and lost is None and once is not None
     assert once.fill({hole: json.dumps("x")}) == json.dumps({"id": "x", "text": "\ue000 not a mark \ue001"},
                                                                ensure_ascii=False)
+
+
+def test_a_stored_revision_filled_in_from_a_template_is_verified_again_before_it_is_written(
+        service: Service) -> None:
+    """The check path fills a template without asking the store; the writer finds the revision stored
+    (here with atomic parts of its own: one per claim, the whole sentence) and verifies it the ordinary
+    way, with the stored parts, so the report is the library's for that store."""
+    desk = service.desk
+    assert desk is not None
+    config = service.settings.config
+    for answer_id in ("one", "two"):
+        desk.check_json(_answer(answer_id), config=config, audience="internal")
+    assert desk.templates.made == 1
+    answer = _answer("stored with other parts")
+    whole = [[AtomicClaim(text=c.text, span=(0, len(c.text)), sentence=c.text)] for c in answer.claims]
+    answer_row, claim_rows, citation_rows = answer_rows(answer_rev_for(answer), answer, whole, stored_at=utcnow())
+    with service.writer() as store, store.transaction():
+        store.bulk_insert("answer", [answer_row])
+        store.bulk_insert("claim", claim_rows)
+        store.bulk_insert("citation", citation_rows)
+    expected = json_text(check_answer(service.store, answer, config=config, record=False)).encode("utf-8")
+    with service.reader() as store:
+        templated = prepare_check(store, replace(answer, answer_id="not stored"), config=config,
+                                  audience="internal").report
+    assert templated is not None and len(json.loads(expected)["claims"][1].get("parts", [])) != len(
+        templated["claims"][1].get("parts", []))  # the stored parts give another report
+    body = desk.check_json(answer, config=config, audience="internal")
+    assert desk.templates.filled == 1 and body == expected
+    with service.reader() as store:
+        assert store.scalar("SELECT count(*) FROM claim WHERE answer_rev = ?", [answer_row["answer_rev"]]) == len(
+            claim_rows)
+        assert store.scalar("SELECT count(*) FROM verification WHERE answer_rev = ?",
+                            [answer_row["answer_rev"]]) == len(answer.claims)
