@@ -314,9 +314,12 @@ class _Run:
                            "kind": rev["kind"], "visibility": rev["visibility"]})
 
     def finish(self) -> None:
-        """Write what is queued, move source pointers, label supersession cycles."""
+        """Write what is queued, move source pointers, label supersession cycles and bring the lineage
+        table up to date for the sources this ingest wrote (added, or given a new or earlier revision:
+        naming them spares a scan of every source for stale rows)."""
         store = self.store
         self.writer.flush()
         store.bulk_insert("source", self.new_sources, or_ignore=True)
         queries.point_sources_at(store, self.moved)
-        self.report.warnings.extend(lineage.mark_supersession_cycles(store))
+        self.report.warnings.extend(lineage.mark_supersession_cycles(
+            store, written=[*self.report.added, *self.report.updated]))
