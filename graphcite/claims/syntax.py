@@ -10,6 +10,7 @@ brackets or quotation marks are opaque (never a cue, never split).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from graphcite.claims import cues as C
@@ -72,10 +73,16 @@ class Doc:
         return len(self.words)
 
 
+# a right single quote between letters is an apostrophe ("doesn\u2019t", "isn\u2019t"): the tokenizer and the
+# cue lists know contractions with the straight one; a closing quote after a word is left alone
+_CURLY_CONTRACTION = re.compile(r"(?<=[^\W\d_])\u2019(?=[^\W\d_])")
+
+
 def build_doc(text: str, model: str | None) -> Doc:
     """Tokenize ``text`` (tokenizer only on the blank pipeline), look up lemmas and match cues."""
     nlp = get_nlp(model) if model else get_nlp()
-    doc = nlp.make_doc(text) if not model else nlp(text)
+    plain = _CURLY_CONTRACTION.sub("'", text)  # same length: offsets still point into ``text``
+    doc = nlp.make_doc(plain) if not model else nlp(plain)
     words = [t.text for t in doc]
     lower = [w.lower() for w in words]
     if not model:
@@ -335,8 +342,8 @@ def verb_group(d: Doc, a: int, i: int, b: int) -> Pred:
                 break
             k += 1
         main = last_aux
-        if k < b and not d.opaque[k] and verb_form(d, k) is not None and not is_numberish(d, k) \
-                and not (k + 1 < b and d.words[k + 1] == "-"):
+        if k < b and not d.opaque[k] and (verb_form(d, k) is not None or _after_negated_do(d, last_aux, k)) \
+                and not is_numberish(d, k) and not (k + 1 < b and d.words[k + 1] == "-"):
             main = k
             k += 1
         else:
@@ -352,6 +359,18 @@ def verb_group(d: Doc, a: int, i: int, b: int) -> Pred:
     if k < b and d.lower[k] in C.PARTICLES and d.lemma[main] in C.PHRASAL:
         k += 1
     return Pred(start, i, main, k, tuple(aux))
+
+
+def _after_negated_do(d: Doc, do: int, k: int) -> bool:
+    """Token k follows "do/does/did not" (or "never"): do-support takes a bare verb, so k is the verb
+    even when the verb lexicon lacks it ("does not sound", "did not melt")."""
+    if d.lower[do] not in C.AUX_DO or not d.words[k].isalpha() or d.words[k][0].isupper():
+        return False
+    if not any(d.lower[x] in {"not", "n't", "never"} for x in range(do + 1, k)):
+        return False
+    w = d.lower[k]
+    return not (w in C.DETERMINERS or w in C.PREPOSITIONS or w in C.PRONOUNS or w in C.AUXILIARIES
+                or w in C.ADVERBS or w in C.NUMBER_WORDS or w in _CONJ)
 
 
 def find_predicate(d: Doc, a: int, b: int) -> Pred | None:

@@ -41,10 +41,16 @@ def get_nlp(model: str | None = None) -> Language:
     return nlp
 
 
+# function words the lookup table reads as inflected nouns ("does" as the plural of "doe", "as" of "a")
+_FUNCTION_LEMMAS = {"does": "do", "as": "as"}
+
+
 @lru_cache(maxsize=200_000)
 def lemma(word: str) -> str:
     """Lowercased lookup lemma of one word ("retries" -> "retry"); the word itself when unknown."""
     lowered = word.lower()
+    if lowered in _FUNCTION_LEMMAS:
+        return _FUNCTION_LEMMAS[lowered]
     table = lemma_lookup()  # the lookup lemmatizer's own table, without building the pipeline
     found = table.get(lowered)
     if found is None:

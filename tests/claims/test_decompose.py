@@ -163,6 +163,43 @@ def test_negation_cues(text: str, cue: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "predicate"),
+    [("The siren doesn\u2019t wail after midnight.", "doesn\u2019t wail"),
+     ("The ferry isn\u2019t late.", "isn\u2019t"), ("The heater won\u2019t restart.", "won\u2019t restart"),
+     ("The old bridge hasn\u2019t rusted.", "hasn\u2019t rusted")],
+)
+def test_a_curly_apostrophe_contraction_negates_and_keeps_the_text(text: str, predicate: str) -> None:
+    claim = _one(text)
+    assert claim.negated
+    assert claim.text == text.rstrip(".")
+    assert claim.predicate == predicate
+
+
+def test_a_closing_curly_quote_is_not_an_apostrophe() -> None:
+    claim = _one("The gate\u2019s sign reads \u2018not today\u2019 in red letters.")
+    assert not claim.negated  # the quoted "not" stays inside its quotation marks
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "obj"),
+    [("The siren does not wail at the owls.", "does not wail", "at the owls"),
+     ("The glacier did not thaw last spring.", "did not thaw", "last spring"),
+     ("The choir doesn't hum the chorus.", "doesn't hum", "the chorus")],
+)
+def test_the_word_after_a_negated_do_is_its_verb(text: str, predicate: str, obj: str) -> None:
+    claim = _one(text)
+    assert claim.negated
+    assert claim.predicate == predicate
+    assert claim.object == obj
+
+
+def test_do_with_a_noun_after_it_is_not_do_support() -> None:
+    claim = _one("The bakery does business with the mill.")
+    assert not claim.negated
+    assert claim.predicate == "does"
+
+
+@pytest.mark.parametrize(
     "text",
     ["The scheduler retries unless the request is not idempotent.",
      "The canary receives no more than 5% of traffic.",

@@ -96,6 +96,22 @@ UNSUPPORTED = [
      "In 2009 the Alpine glacier survey by Brandt found thinning ice."),
 ]
 
+# negation read with either apostrophe, and a verb after "does not" the verb lexicon does not list
+NEGATION_PAIRS = [
+    ("The siren doesn\u2019t wail after midnight.", "The siren wails after midnight.", "contradicts"),
+    ("The siren wails after midnight.", "The siren doesn\u2019t wail after midnight.", "contradicts"),
+    ("The siren doesn\u2019t wail after midnight.", "The siren does not wail after midnight.", "supports"),
+    ("The siren does not wail after midnight.", "The siren wails after midnight.", "contradicts"),
+    ("The pond did not thaw in March.", "The pond did not thaw in March.", "supports"),
+    ("The pond did not thaw in March.", "The pond thawed in March.", "contradicts"),
+]
+
+
+@pytest.mark.parametrize("row", NEGATION_PAIRS, ids=[f"{r[0]} / {r[1]}" for r in NEGATION_PAIRS])
+def test_negation_with_either_apostrophe(row: tuple[str, str, str]) -> None:
+    assert _relation(row[0], row[1]) == row[2]
+
+
 PASSIVE_PARAPHRASES = [
     # the same roles, one side passive: no exchange
     ("The goat is being chased by the farmer.", "The farmer is chasing the goat across the field."),
