@@ -31,6 +31,7 @@ import anyio
 import anyio.to_thread
 
 from graphcite.claims.formats import AnswerLimits
+from graphcite.serve.checkpoint import Checkpointer
 from graphcite.serve.checks import CheckDesk
 from graphcite.serve.reviewers import ensure_reviewer_table
 from graphcite.serve.warm import WarmReads, WarmView
@@ -103,6 +104,9 @@ class Service:
         #: evidence-query answers shared by every view: a check reads its cited units from memory
         self.warm = WarmReads()
         self.desk = CheckDesk(self) if settings.memo else None
+        #: checkpoints a DuckDB store this service opened for writing when it is idle (not lent stores)
+        self.checkpointer = (Checkpointer(self) if self.desk is not None and store is None
+                             and self.store.engine == "duckdb" and not self.store.read_only else None)
         self.closed = False
 
     # -- store views ------------------------------------------------------------------------------
@@ -199,6 +203,8 @@ class Service:
         if self.closed:
             return
         self.closed = True
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         for view in self._views:
             with contextlib.suppress(Exception):
                 view.con.close()

@@ -26,7 +26,9 @@ __all__ = [
     "RESTRICTED_POSTINGS_MAX",
     "accepted_claims",
     "annotation_labels",
+    "checkpoint",
     "current_units",
+    "defer_checkpoints",
     "evidence_unit_count",
     "has_restricted_sources",
     "public_terms",
@@ -264,3 +266,16 @@ def record_counts(store: Store, answer_revs: Iterable[str]) -> dict[str, int]:
     where, params = store.in_list("answer_rev", revs)
     return {r["answer_rev"]: int(r["n"]) for r in store.rows(
         f"SELECT answer_rev, count(*) AS n FROM verification WHERE {where} GROUP BY answer_rev", params)}
+
+
+def defer_checkpoints(store: Store, mebibytes: int) -> None:
+    """DuckDB: let the write-ahead log grow to ``mebibytes`` MiB before a commit checkpoints it (a
+    long-running writer checkpoints when idle, :mod:`graphcite.serve.checkpoint`); PostgreSQL: nothing."""
+    if store.engine == "duckdb" and not store.read_only:
+        store.execute(f"SET checkpoint_threshold = '{int(mebibytes)}MiB'")
+
+
+def checkpoint(store: Store) -> None:
+    """DuckDB: fold the write-ahead log into the database file now; PostgreSQL: nothing."""
+    if store.engine == "duckdb" and not store.read_only:
+        store.execute("CHECKPOINT")
