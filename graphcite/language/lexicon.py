@@ -96,6 +96,7 @@ RELATIONS: Final[tuple[str, ...]] = ("same", "synonym", "antonym", "hypernym", "
 _MIN_COHYPONYM_DEPTH = 7  # a shared class this deep is a real kind ("precipitation"), not "device" or "covering"
 _CLASS_REACH = 3  # hypernym steps from a thing up to a class a claim may name it by ("guitar" -> "instrument")
 _MIN_NOUN_DEPTH = 3  # nouns nearer the root ("entity", "physical entity", "object", "whole") are too general
+_NONE: frozenset[int] = frozenset()
 
 
 # -- synonyms ------------------------------------------------------------------------------------
@@ -237,26 +238,45 @@ def _specific(synset: int) -> bool:
     return _depth(synset) >= (_MIN_NOUN_DEPTH if _lexicon().pos[synset] == "n" else 1)
 
 
+@lru_cache(maxsize=131_072)
+def _general(synsets: frozenset[int]) -> frozenset[int]:
+    """The synsets among ``synsets`` that may serve as a general term (see :func:`_specific`)."""
+    return frozenset(filter(_specific, synsets))
+
+
+@lru_cache(maxsize=131_072)
+def _all_ancestors(synsets: frozenset[int]) -> frozenset[int]:
+    """Every synset above any of ``synsets`` (asking "is any one's ancestor in G" is asking this once)."""
+    return frozenset().union(*map(_ancestors, synsets))
+
+
+
 def _kind_of(a: Senses, b: Senses) -> bool:
-    general = frozenset(filter(_specific, b.by_degree.get(0, ())))
+    general = _general(b.by_degree.get(0, _NONE))
     if not general:
         return False
-    return any(_ancestors(s) & general for s in a.by_degree.get(0, ()))
+    return not _all_ancestors(a.by_degree.get(0, _NONE)).isdisjoint(general)
 
 
+@lru_cache(maxsize=131_072)
 def _parents(synset: int) -> frozenset[int]:
     lex = _lexicon()
     return frozenset(lex.hypernyms[synset] + lex.instance_of.get(synset, ()))
+
+
+@lru_cache(maxsize=131_072)
+def _all_parents(synsets: frozenset[int]) -> frozenset[int]:
+    """The direct hypernyms and instance classes of any of ``synsets``."""
+    return frozenset().union(*map(_parents, synsets))
 
 
 def _kind_of_either(a: Senses, b: Senses) -> bool:
     """A direct kind through one side's less used senses, the other side's senses staying dominant:
     "hike" (its walking sense) is a kind of "walk"; "meat" of "food" (its general sense). One step
     only: further up, a rare sense reaches almost anything ("lead" as graphite, a kind of carbon)."""
-    general = frozenset(filter(_specific, b.by_degree.get(0, ())))
-    general_any = frozenset(filter(_specific, b.every))
-    return (any(_parents(s) & general for s in a.every)
-            or any(_parents(s) & general_any for s in a.by_degree.get(0, ())))
+    general = _general(b.by_degree.get(0, _NONE))
+    return (not _all_parents(a.every).isdisjoint(general)
+            or not _all_parents(a.by_degree.get(0, _NONE)).isdisjoint(_general(b.every)))
 
 
 def is_kind_of(a: str, b: str) -> bool:
@@ -278,11 +298,23 @@ def _steps_up(synset: int, reach: int) -> frozenset[int]:
     return frozenset(out)
 
 
-def _class_of(general: Senses, specific: Senses) -> bool:
+@lru_cache(maxsize=65_536)
+def _noun_classes(synsets: frozenset[int]) -> frozenset[int]:
+    """The noun synsets among ``synsets`` general enough to be a class."""
     lex = _lexicon()
-    classes = frozenset(s for s in general.every if lex.pos[s] == "n" and _specific(s))
-    return bool(classes) and any(_steps_up(s, _CLASS_REACH) & classes
-                                 for s in specific.by_degree.get(0, ()) if lex.pos[s] == "n")
+    return frozenset(s for s in synsets if lex.pos[s] == "n" and _specific(s))
+
+
+@lru_cache(maxsize=65_536)
+def _classes_above(synsets: frozenset[int]) -> frozenset[int]:
+    """The classes at most :data:`_CLASS_REACH` steps above any noun synset among ``synsets``."""
+    lex = _lexicon()
+    return frozenset().union(*(_steps_up(s, _CLASS_REACH) for s in synsets if lex.pos[s] == "n"))
+
+
+def _class_of(general: Senses, specific: Senses) -> bool:
+    classes = _noun_classes(general.every)
+    return bool(classes) and not _classes_above(specific.by_degree.get(0, _NONE)).isdisjoint(classes)
 
 
 @lru_cache(maxsize=262_144)
@@ -324,12 +356,18 @@ def _derived(a: Senses, b: Senses) -> bool:
 def _topical(a: Senses, b: Senses) -> bool:
     """A topic domain of one word's dominant senses, or of a synset derived from them, is a dominant
     sense of the other ("physician" -> "doctor" (verb) -> medicine)."""
-    domains = _lexicon().domains
     for first, second in ((a, b), (b, a)):
         mine, theirs = first.by_degree.get(0), second.by_degree.get(0)
-        if mine and theirs and any(domains.get(s, frozenset()) & theirs for s in _family(mine)):
+        if mine and theirs and not _topics(mine).isdisjoint(theirs):
             return True
     return False
+
+
+@lru_cache(maxsize=65_536)
+def _topics(synsets: frozenset[int]) -> frozenset[int]:
+    """The topic domains of ``synsets`` and of the synsets derived from them."""
+    domains = _lexicon().domains
+    return frozenset().union(*(domains.get(s, _NONE) for s in _family(synsets)))
 
 
 def is_derived(a: str, b: str) -> bool:
@@ -452,8 +490,13 @@ def is_cohyponym(a: str, b: str) -> bool:
     sa, sb = senses_of(fa, "n"), senses_of(fb, "n")
     if not (sa.active and sb.active):
         return False
-    near_b = frozenset().union(*(_near_classes(s) for s in sb.by_degree.get(0, ())))
-    return any(_near_classes(s) & near_b for s in sa.by_degree.get(0, ()))
+    return not _all_near_classes(sa.by_degree.get(0, _NONE)).isdisjoint(_all_near_classes(sb.by_degree.get(0, _NONE)))
+
+
+@lru_cache(maxsize=65_536)
+def _all_near_classes(synsets: frozenset[int]) -> frozenset[int]:
+    """:func:`_near_classes` of any of ``synsets``."""
+    return frozenset().union(*map(_near_classes, synsets))
 
 
 def is_sibling(a: str, b: str) -> bool:

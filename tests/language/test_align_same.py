@@ -35,18 +35,29 @@ CLIMATE_FEVER = ROOT.parent / "shared" / "data" / "climate-fever" / "climate-fev
 Row = tuple[tuple[str, str, str, str | None, str | None, float], ...]
 
 
-@pytest.fixture(scope="module")
-def old() -> types.ModuleType:
-    """graphcite/language/align.py as it was before its sides were analysed once."""
+def _before(path: str, name: str) -> types.ModuleType:
+    """A module of graphcite as it was at :data:`BEFORE` (importing today's other modules)."""
     try:
-        source = subprocess.run(["git", "-C", str(ROOT), "show", f"{BEFORE}:graphcite/language/align.py"],
+        source = subprocess.run(["git", "-C", str(ROOT), "show", f"{BEFORE}:{path}"],
                                 capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         pytest.skip(f"commit {BEFORE} is not in this clone")
-    module = types.ModuleType("align_before")
-    sys.modules["align_before"] = module
-    exec(compile(source, "align_before.py", "exec"), module.__dict__)
+    module = types.ModuleType(name)
+    sys.modules[name] = module
+    exec(compile(source, f"{name}.py", "exec"), module.__dict__)
     return module
+
+
+@pytest.fixture(scope="module")
+def old() -> types.ModuleType:
+    """graphcite/language/align.py as it was before its sides were analysed once."""
+    return _before("graphcite/language/align.py", "align_before")
+
+
+@pytest.fixture(scope="module")
+def old_lexicon() -> types.ModuleType:
+    """graphcite/language/lexicon.py as it was before its answers were kept by set."""
+    return _before("graphcite/language/lexicon.py", "lexicon_before")
 
 
 def _rows(alignment: object) -> Row:
@@ -119,6 +130,32 @@ def test_climate_fever_dev_aligns_as_before(old: types.ModuleType) -> None:
             pairs.append((item["claim"].strip(), f"{ev['article'].strip()}: {sentence}"))
     assert len(pairs) > 4000
     assert _compare(old, pairs[::6]) > 5000
+
+
+def test_the_lexicon_relates_real_words_as_before(old_lexicon: types.ModuleType) -> None:
+    """Every word of the first bundled and CLIMATE-FEVER-like sentences against every other: each
+    relation the alignment asks for, answered by the lexicon of :data:`BEFORE` and by today's."""
+    texts = [json.loads(path.read_text(encoding="utf-8"))["claims"][i]["text"]
+             for path in sorted(ANSWERS.glob("*.json")) for i in range(6)]
+    texts += ["A man is playing a guitar and a woman plays the flute in the rain.",
+              "Three boys and two kids are sitting on a green sofa near the bed.",
+              "Heavily populated Dutch cities flooded last winter; Belgian towns stayed dry in the snow.",
+              "The physician dissolved the partnership with the doctor in Paris, not Lyon or Ohio.",
+              "The politician studied politics and medicine before the dissolution."]
+    words = sorted({form for text in texts for w in new.words_of(text) for form in (w.lower, w.lemma)})
+    assert len(words) > 150
+    answers: set[object] = set()
+    for a in words:
+        for b in words:
+            relation = new.lexicon.related(a, b)
+            assert relation == old_lexicon.related(a, b), (a, b)
+            answers.add(relation)
+            for test in ("is_class_of", "is_cohyponym", "is_kind_of"):
+                found = getattr(new.lexicon, test)(a, b)
+                assert found == getattr(old_lexicon, test)(a, b), (test, a, b)
+                answers.add((test, found))
+    assert answers >= {"synonym", "antonym", "hypernym", "hyponym", "derived", "sibling", "topic", None,
+                       ("is_class_of", True), ("is_cohyponym", True), ("is_kind_of", True)}
 
 
 def test_a_text_s_remembered_searches_do_not_depend_on_the_order_of_claims() -> None:
