@@ -12,7 +12,10 @@ machine at the same moment:
   and reused, since the 1M-claim pair takes about 20 minutes to build), then in a fresh process per
   engine ``graph.chain(store, claim)`` and ``audit_independence(store, claim)`` for 200 random claims:
   p50/p95/p99, the child's own CPU time per call (all of DuckDB's work, only the client's for
-  PostgreSQL; steadier than wall time on a shared machine) and its peak RSS. ``--baseline REV`` times graphcite as of git revision REV on
+  PostgreSQL; steadier than wall time on a shared machine) and its peak RSS. Each code opens DuckDB as its
+  ``graphcite chain`` does (one worker thread since POINT_READ_THREADS, DuckDB's default before);
+  ``--threads N`` adds rows of the current code with N threads (0: DuckDB's default) to compare.
+  ``--baseline REV`` times graphcite as of git revision REV on
   the same stores in the same run (exported with ``git archive``), for before/after rows, ``--runs N``
   pairs of them interleaved, and a last row per engine with the after/before ratios (median of the
   runs). A kept store from an older graphcite is upgraded and its lineage table filled first (the
@@ -53,12 +56,16 @@ import graphcite.store.base as base
 from graphcite.store import Store
 from graphcite.graph import audit_independence, chain
 db, n, lineage, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+if threads < 0:  # as the CLI's chain opens the store (code from before POINT_READ_THREADS: DuckDB's default)
+    import graphcite.cli.graph as cli_graph
+    threads = getattr(cli_graph, "POINT_READ_THREADS", None) or 0
 if lineage != "default":
     fetch.LINEAGE_QUERY = lineage
 base.SCHEMA_VERSION = max(base.SCHEMA_VERSION, 3)  # older code reads the stores the newer one has upgraded
 with Store(db, read_only=True) as store:
     if threads and store.engine == "duckdb":
         store.con.execute(f"SET threads = {threads}")
+    threads = store.scalar("SELECT current_setting('threads')") if store.engine == "duckdb" else None
     ids = [r[0] for r in store.tuples("SELECT claim_id FROM claim WHERE part IS NULL ORDER BY claim_id")]
     sample = random.Random(11).sample(ids, min(n, len(ids)))
     del ids
@@ -74,7 +81,8 @@ with Store(db, read_only=True) as store:
 q = lambda xs, p: statistics.quantiles(xs, n=100)[p - 1] * 1000
 print(json.dumps({"chain_p50_ms": q(chains, 50), "chain_p95_ms": q(chains, 95), "chain_p99_ms": q(chains, 99),
                   "independence_p50_ms": q(indep, 50), "independence_p95_ms": q(indep, 95),
-                  "independence_p99_ms": q(indep, 99), "client_cpu_ms": cpu, "peak_rss_mb": peak_rss_mb()}))
+                  "independence_p99_ms": q(indep, 99), "client_cpu_ms": cpu, "peak_rss_mb": peak_rss_mb(),
+                  "duckdb_threads": threads}))
 """
 
 
@@ -120,11 +128,13 @@ def _drop_database(url: str) -> None:
 
 
 def query_latency(db: str, engine: str, claims: int, *, code: str = "current", lineage: str = "default",
-                  pythonpath: Path | None = None, threads: int = 0, run: int = 1) -> dict[str, Any]:
+                  pythonpath: Path | None = None, threads: int = -1, run: int = 1) -> dict[str, Any]:
     """p50/p95/p99 of ``chain`` and ``audit independence`` for :data:`SAMPLE` random claims, in a fresh process.
 
     ``pythonpath`` runs an exported older graphcite instead of this checkout (the ``before`` rows);
-    ``threads`` sets DuckDB's worker threads on the read connection (0: DuckDB's default).
+    ``threads`` sets DuckDB's worker threads on the read connection: -1 (the default) as the code's
+    ``graphcite chain`` opens the store (``graphcite.cli.graph.POINT_READ_THREADS``; DuckDB's default for
+    code from before it), 0 DuckDB's default, N that many. The row's ``duckdb_threads`` is the setting read back.
     """
     env = dict(os.environ)
     if pythonpath is not None:
@@ -134,8 +144,7 @@ def query_latency(db: str, engine: str, claims: int, *, code: str = "current", l
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-2000:])
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    return {"measure": "graph", "engine": engine, "claims": claims, "code": code, "lineage": lineage,
-            "threads": threads or None, "run": run,
+    return {"measure": "graph", "engine": engine, "claims": claims, "code": code, "lineage": lineage, "run": run,
             **{k: round(v, 1) if isinstance(v, float) else v for k, v in result.items()}}
 
 
@@ -239,8 +248,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lineage", default="default", choices=["default", "levels", "table"],
                         help="force one lineage read (graph.fetch.LINEAGE_QUERY) in the current code")
     parser.add_argument("--runs", type=int, default=1, help="before/after pairs per engine and size, interleaved")
-    parser.add_argument("--threads", type=int, default=0,
-                        help="also time the current code with DuckDB's worker threads set to this many")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="also time the current code with DuckDB's worker threads set to this many "
+                             "(0: DuckDB's default); without it each code runs as its `graphcite chain` does")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -262,9 +272,10 @@ def main(argv: list[str] | None = None) -> None:
                             rows.append(query_latency(db, engine, claims, code=f"before ({args.baseline})",
                                                       pythonpath=before, run=run))
                         rows.append(query_latency(db, engine, claims, lineage=args.lineage, run=run))
-                        if args.threads and engine == "duckdb":
-                            rows.append(query_latency(db, engine, claims, code=f"current, threads={args.threads}",
-                                                      lineage=args.lineage, threads=args.threads, run=run))
+                        if args.threads is not None and engine == "duckdb":
+                            label = f"current, threads={args.threads or 'default'}"
+                            rows.append(query_latency(db, engine, claims, code=label, lineage=args.lineage,
+                                                      threads=args.threads, run=run))
     finally:
         server.stop("fast")
     emit(rows + ratios(rows), args.json)

@@ -27,17 +27,23 @@ from graphcite.cli.common import (
     print_json,
 )
 
-__all__ = ["register", "render_chain"]
+__all__ = ["POINT_READ_THREADS", "register", "render_chain"]
 
 RefArgument = Annotated[str, typer.Argument(help="claim id, answer id or answer revision")]
 _handles_errors = handles_errors
 _print_json = print_json
 
 
-def _open(db: str | None) -> Any:
+#: DuckDB worker threads for the point-read commands (``chain``, ``audit independence`` of one claim or
+#: answer): a few index lookups gain nothing from the worker pool and pay its hand-offs (on a loaded
+#: machine the hand-offs wait for a core). Whole-store questions keep DuckDB's default.
+POINT_READ_THREADS = 1
+
+
+def _open(db: str | None, *, threads: int | None = None) -> Any:
     from graphcite.store import open_store
 
-    return open_store(db, read_only=True)
+    return open_store(db, read_only=True, threads=threads)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -145,7 +151,7 @@ def chain_command(ref: RefArgument, db: DbOption = None, as_json: JsonOption = F
     """Show what a claim (or every claim of an answer) rests on: citations, units, revisions, sources, lineage."""
     from graphcite.graph import chain
 
-    with _open(db) as store:
+    with _open(db, threads=POINT_READ_THREADS) as store:
         result = chain(store, ref, audience=audience)
     if as_json:
         _print_json(result)
@@ -169,7 +175,7 @@ def independence_command(ref: Annotated[str | None, typer.Argument(help="claim i
     """Count attestations against independent authorities for every supported claim."""
     from graphcite.graph import audit_independence
 
-    with _open(db) as store:
+    with _open(db, threads=None if all_claims else POINT_READ_THREADS) as store:
         results = audit_independence(store, ref, all=all_claims, audience=audience)
     if as_json:
         _print_json(results)

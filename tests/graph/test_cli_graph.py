@@ -53,6 +53,33 @@ def test_chain_tree_and_json(app: typer.Typer, runner: CliRunner, db: str, repor
     assert answer.exit_code == 0 and answer.output.count("lineage cycle: notes/a.md ↔ notes/b.md") == 1
 
 
+def test_point_reads_open_duckdb_with_one_thread(app: typer.Typer, runner: CliRunner, report: dict[str, Any],
+                                                lineage_db: tuple[Path, dict[str, Any]], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    import duckdb
+
+    import graphcite.store as store_module
+
+    db = str(tmp_path / "own.duckdb")  # DuckDB's threads setting belongs to the open database: a file of our own
+    shutil.copy(lineage_db[0], db)
+    opened: list[int] = []
+    real = store_module.open_store
+
+    def recording(*args: Any, **kwargs: Any) -> Any:  # the real store, its thread setting noted
+        store = real(*args, **kwargs)
+        opened.append(int(store.scalar("SELECT current_setting('threads')")))
+        return store
+
+    monkeypatch.setattr(store_module, "open_store", recording)
+    cid = report["claims"][0]["claim_id"]
+    for command in (["chain", cid], ["audit", "independence", cid], ["audit", "independence", "--all"]):
+        assert runner.invoke(app, [*command, "--db", db, "--json"]).exit_code == 0
+    default = duckdb.connect().execute("SELECT current_setting('threads')").fetchone()[0]
+    assert opened == [1, 1, default]  # a whole-store audit keeps DuckDB's worker pool
+
+
 def test_chain_prints_markup_literally(lineage_store: Any, report: dict[str, Any]) -> None:
     from rich.console import Console
 
