@@ -42,6 +42,7 @@ from graphcite.claims.answers import answer_parts, answer_rev_for
 from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answer_text
 from graphcite.lru import MISSING, LruCache
 from graphcite.models import AtomicClaim, InputAnswer
+from graphcite.serve.bodies import IdlessBodies
 from graphcite.serve.jsontext import json_text
 from graphcite.serve.memo import ReportMemo
 from graphcite.serve.templates import TemplateDesk
@@ -99,6 +100,8 @@ class CheckDesk:
         self._summaries: OrderedDict[str, RecordSummary] = OrderedDict()
         #: parsed request bodies and their revision ids (answers are immutable values)
         self._answers: LruCache[tuple[Any, ...], tuple[InputAnswer, str]] = LruCache(_KEPT_BODIES)
+        #: bodies by their content without the answer id
+        self.bodies = IdlessBodies(_KEPT_BODIES)
         #: report texts (without the earlier block) and record fields of stored revisions
         self._ready: LruCache[tuple[Any, ...], tuple[str, list[ClaimRecord]]] = LruCache(max_revisions)
         self._turn = threading.Condition()
@@ -200,10 +203,11 @@ class CheckDesk:
         found = self._answers.get(key)
         if found is not MISSING:
             return found  # type: ignore[return-value]
-        answer = load_answer_text(text, format=format, documents=documents, limits=limits, where="body")
-        parsed = (answer, answer_rev_for(answer))
-        if len(text) <= _KEPT_BODY_CHARS:
-            self._answers.put(key, parsed)
+        if len(text) > _KEPT_BODY_CHARS:
+            answer = load_answer_text(text, format=format, documents=documents, limits=limits, where="body")
+            return answer, answer_rev_for(answer)
+        parsed = self.bodies.parse(text, format, documents, limits)  # (a new id on content seen before: not read)
+        self._answers.put(key, parsed)
         return parsed
 
     def check_text(self, text: str, *, format: str | None, documents: list[str] | None, config: VerifierConfig,
