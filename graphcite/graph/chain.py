@@ -172,7 +172,7 @@ def claim_tree(G: nx.MultiDiGraph, claim_id: str) -> dict[str, Any]:
 def chain(store: Store, ref: str, *, audience: str = "internal") -> dict[str, Any]:
     """The support chain of a claim, or of every claim of an answer (``kind`` says which)."""
     check_audience(audience)
-    selection = resolve_ref(store, ref)
+    selection = resolve_ref(store, ref, answer_ids=False)  # a claim's chain does not show its answer id
     G = build_graph(store, selection=selection, audience=audience)
     if selection.kind == "claim":
         return claim_tree(G, selection.claim_ids[0])

@@ -71,14 +71,18 @@ class Selection:
     rows: list[dict[str, Any]] | None = None  # the claims' rows when resolving the reference read them already
 
 
-def resolve_ref(store: Store, ref: str) -> Selection:
-    """A claim id (parent or atomic part), an answer revision or an answer id (its latest revision)."""
+def resolve_ref(store: Store, ref: str, *, answer_ids: bool = True) -> Selection:
+    """A claim id (parent or atomic part), an answer revision or an answer id (its latest revision).
+
+    ``answer_ids=False`` leaves a parent claim's ``answer_id`` unread (None in its graph): for the support
+    chain and the independence audit of one claim, which do not show it (one index lookup less).
+    """
     ref = ref.strip()
-    row = q.claim_ref(store, ref)
+    row = q.claim_ref(store, ref, answer=answer_ids)
     if row is not None:
         if row["part"] is not None:
             return Selection("claim", [row["parent_id"]])
-        claim = {k: row[k] for k in ("claim_id", "answer_rev", "ordinal", "text", "claim_type", "answer_id")}
+        claim = {k: row.get(k) for k in ("claim_id", "answer_rev", "ordinal", "text", "claim_type", "answer_id")}
         return Selection("claim", [row["claim_id"]], rows=[claim])
     answer = q.newest_answer(store, ref)
     if answer is not None:

@@ -224,7 +224,7 @@ def audit_independence(store: Store, ref: str | None = None, *, all: bool = Fals
     if ref:
         from graphcite.graph.build import resolve_ref
 
-        selection = resolve_ref(store, ref)
+        selection = resolve_ref(store, ref, answer_ids=False)  # an audit does not show answer ids
     else:
         selection = select(store, all=True)
     results: list[dict[str, Any]] = []

@@ -103,3 +103,23 @@ def test_public_chain_withholds_restricted_evidence(lineage_store: Store, report
 def test_unknown_id(lineage_store: Store) -> None:
     with pytest.raises(NotFoundError):
         chain(lineage_store, "no-such-thing")
+
+
+@pytest.mark.parametrize("audience", ["internal", "public"])
+def test_a_claim_chain_without_the_answer_id_is_the_full_graph_s(lineage_store: Store, report: dict[str, Any],
+                                                                 audience: str) -> None:
+    """chain() leaves a claim's answer id unread; its tree equals the tree of the graph that read it."""
+    import json
+
+    from graphcite.graph import audit_independence, build_graph, independence, resolve_ref
+    from graphcite.graph.chain import claim_tree
+
+    for claim in report["claims"]:
+        full = resolve_ref(lineage_store, claim["claim_id"])
+        assert full.rows is not None and full.rows[0]["answer_id"] == "lineage-demo"
+        G = build_graph(lineage_store, selection=full, audience=audience)
+        expected = claim_tree(G, claim["claim_id"])
+        assert json.dumps(chain(lineage_store, claim["claim_id"], audience=audience), sort_keys=True) == \
+            json.dumps(expected, sort_keys=True)
+        audited = audit_independence(lineage_store, claim["claim_id"], audience=audience, include_unsupported=True)
+        assert audited == [independence(G, claim["claim_id"])]

@@ -120,6 +120,8 @@ def test_a_claim_reference_names_its_parent(graph_store: Store) -> None:
     graph_store.bulk_insert("claim", [{"claim_id": "c-lost", "answer_rev": "ans-gone", "ordinal": 0, "text": "Lost."}])
     assert q.claim_ref(graph_store, "c-lost")["answer_id"] is None  # an answer revision not stored
     assert q.claim_ref(graph_store, "ans") is None
+    without = q.claim_ref(graph_store, "c-first", answer=False)
+    assert "answer_id" not in without and without == {k: v for k, v in row.items() if k != "answer_id"}
 
 
 def test_an_answer_id_means_its_newest_revision(graph_store: Store) -> None:
@@ -315,6 +317,7 @@ def test_conflict_candidates_share_enough_terms(graph_store: Store) -> None:
 # -- plans: every lookup of a chain is answered from an index ----------------------------------------
 CHAIN_LOOKUPS = [
     ("claim_ref", lambda s: q.claim_ref(s, "c-first")),
+    ("claim_ref without the answer", lambda s: q.claim_ref(s, "c-first", answer=False)),
     ("claim_rows", lambda s: q.claim_rows(s, ["c-first", "c-second"])),
     ("answer_claim_ids", lambda s: q.answer_claim_ids(s, "ans-v2")),
     ("answer_ids_of", lambda s: q.answer_ids_of(s, ["ans-v2"])),

