@@ -128,17 +128,22 @@ class _Writer:
 
 
 def _in_key_order(rows: pa.Table) -> pa.Table:
-    """``rows`` sorted by all their (text) columns, first to last: the order ``sort_by`` gives, at about a
-    third of its cost. Each column is dictionary-encoded and replaced by the rank of its value among the
-    distinct values, so the sort compares integers (a corpus has few distinct terms and unit ids per row)."""
+    """``rows`` (two text columns, as ``term_posting``) sorted by the first column, then the second: the
+    order ``sort_by`` gives, at about a quarter of its cost. Each column is dictionary-encoded and
+    replaced by the rank of its value among the distinct values, and the two ranks make one integer
+    key (first rank * distinct seconds + second rank, below 2**64 for any table that fits in memory),
+    so the sort compares single integers."""
     if rows.num_rows == 0:
         return rows
-    ranks = {}
-    for name in rows.column_names:
+    first, second = rows.column_names
+    ranks = []
+    for name in (first, second):
         encoded = pc.dictionary_encode(rows[name]).combine_chunks()
-        ranks[name] = pc.take(pc.rank(encoded.dictionary, sort_keys="ascending"), encoded.indices)
-    order = pc.sort_indices(pa.table(ranks), sort_keys=[(name, "ascending") for name in rows.column_names])
-    return rows.take(order)
+        ranks.append((pc.take(pc.rank(encoded.dictionary, sort_keys="ascending"), encoded.indices),
+                      len(encoded.dictionary)))
+    (major, _), (minor, distinct) = ranks
+    key = pc.add(pc.multiply(major.cast(pa.uint64()), pa.scalar(distinct, pa.uint64())), minor.cast(pa.uint64()))
+    return rows.take(pc.array_sort_indices(key))
 
 
 def _check_arguments(paths: Sequence[str | os.PathLike[str]], jobs: int, engine: str,

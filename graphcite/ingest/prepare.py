@@ -94,6 +94,8 @@ class RowBatches:
 
     def __init__(self, schema: pa.Schema, spill_dir: str | None = None) -> None:
         self.schema = schema
+        # the rows convert as one struct array: one conversion call per batch instead of one per column
+        self._struct = pa.struct(list(schema))
         self.spill_dir = spill_dir
         self.batches: list[pa.RecordBatch] = []
         self.spill_path: str | None = None
@@ -108,6 +110,12 @@ class RowBatches:
         if len(self._pending) >= _BATCH_ROWS:
             self._flush()
 
+    def extend(self, rows: list[tuple[Any, ...]]) -> None:
+        """Add rows, each a tuple of items in schema order (after the rows appended so far)."""
+        self._pending.extend(rows)
+        if len(self._pending) >= _BATCH_ROWS:
+            self._flush()
+
     def add_batch(self, batch: pa.RecordBatch) -> None:
         """Add rows already made into an Arrow batch of this schema (after the rows appended so far)."""
         self._flush()
@@ -117,10 +125,9 @@ class RowBatches:
     def _flush(self) -> None:
         if not self._pending:
             return
-        columns = zip(*self._pending, strict=True)
-        arrays = [pa.array(column, type=fld.type) for column, fld in zip(columns, self.schema, strict=True)]
+        rows = pa.array(self._pending, type=self._struct)  # a tuple of the wrong length raises ArrowInvalid
         self._pending = []
-        self._keep(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
+        self._keep(pa.RecordBatch.from_struct_array(rows))
 
     def _keep(self, batch: pa.RecordBatch) -> None:
         self.num_rows += batch.num_rows
@@ -285,17 +292,31 @@ def prepare_file(found: filesmod.FoundFile, max_bytes: int = filesmod.DEFAULT_MA
         raise
 
 
+#: (heading path, document status) -> (status, cue, heading path JSON): pure, and a corpus repeats its
+#: headings from file to file; emptied past :data:`_PATHS_HELD` entries so memory stays bounded.
+_PATH_FIELDS: dict[tuple[tuple[str, ...], str | None], tuple[str, str | None, str]] = {}
+_PATHS_HELD = 50_000
+
+
+def _path_fields(path: tuple[str, ...], doc_status: str | None) -> tuple[str, str | None, str]:
+    if len(_PATH_FIELDS) >= _PATHS_HELD:
+        _PATH_FIELDS.clear()
+    fields = _PATH_FIELDS[path, doc_status] = (
+        *status.status_for(path, doc_status), json.dumps(list(path), ensure_ascii=False))
+    return fields
+
+
 def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str | None,
               units: RowBatches, value_rows: RowBatches, postings: RowBatches) -> None:
     """Append the bounded units of ``doc``, their typed values and their index terms as rows.
 
-    Per file, a heading path's status and JSON and a table header's JSON, unit and meaning are computed
-    once. This loop runs once per unit of the corpus, so it calls no helper it can do without: the ids
-    are :func:`unit_id_for` and the value id written out, a unit's text is sliced once for its terms and
-    its values.
+    A heading path's status and JSON are computed once per corpus, a table header's JSON, unit and
+    meaning once per file. This loop runs once per unit of the corpus, so it calls no helper it can do
+    without: the ids are :func:`unit_id_for` and the value id written out, a unit's text is sliced once
+    for its terms and its values, and rows gather in plain lists handed over every :data:`_BATCH_ROWS`.
     """
     text = doc.text
-    statuses: dict[tuple[str, ...], tuple[str, str | None, str]] = {}
+    path_fields = _PATH_FIELDS
     headers_json: dict[tuple[str, ...], str] = {}
     header_units: dict[str, str | None] = {}
     header_meaning: dict[str, tuple[str | None, str | None]] = {}
@@ -303,13 +324,15 @@ def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str |
     values_in = values.values_in
     terms = _Postings(postings)
     add_terms = terms.add
-    add_unit = units.append
-    add_value = value_rows.append
+    unit_rows: list[tuple[Any, ...]] = []
+    value_list: list[tuple[Any, ...]] = []
+    add_unit = unit_rows.append
+    add_value = value_list.append
     for ordinal, unit in enumerate(bounded_units(text, doc.units)):
         start, end, path, headers = unit.start, unit.end, unit.heading_path, unit.table_headers
-        known = statuses.get(path)
+        known = path_fields.get((path, doc_status))
         if known is None:
-            known = statuses[path] = (*status.status_for(path, doc_status), json.dumps(list(path), ensure_ascii=False))
+            known = _path_fields(path, doc_status)
         uid = sha256(f"{revision_id}:{start}:{end}".encode()).hexdigest()[:16]  # unit_id_for
         unit_text = text[start:end]
         add_terms(uid, content_terms(unit_text))
@@ -340,13 +363,20 @@ def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str |
                                revision_id, value_start, value_end, value.surface, value.magnitude, value.low,
                                value.high, value.unit, value.dimensionality, value.kind, value.counted_noun,
                                measured, value.bound, role))
-            continue
-        for value in values_in(unit_text):
-            value_start, value_end = value.start + start, value.end + start
-            add_value((sha256(f"{uid}:{value_start}:{value_end}".encode()).hexdigest()[:16], uid, revision_id,
-                       value_start, value_end, value.surface, value.magnitude, value.low, value.high, value.unit,
-                       value.dimensionality, value.kind, value.counted_noun, value.measured, value.bound,
-                       value.role))
+        else:
+            for value in values_in(unit_text):
+                value_start, value_end = value.start + start, value.end + start
+                add_value((sha256(f"{uid}:{value_start}:{value_end}".encode()).hexdigest()[:16], uid,
+                           revision_id, value_start, value_end, value.surface, value.magnitude, value.low,
+                           value.high, value.unit, value.dimensionality, value.kind, value.counted_noun,
+                           value.measured, value.bound, value.role))
+        if len(value_list) >= _BATCH_ROWS or len(unit_rows) >= _BATCH_ROWS:  # bounded memory on a huge file
+            units.extend(unit_rows)
+            value_rows.extend(value_list)
+            unit_rows.clear()
+            value_list.clear()
+    units.extend(unit_rows)
+    value_rows.extend(value_list)
     terms.flush()
 
 
