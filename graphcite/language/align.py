@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import NamedTuple
 
 from graphcite.language import lexicon
 from graphcite.language.domain import active
@@ -96,7 +97,12 @@ def _initials(words: tuple[Word, ...], text: str) -> dict[str, str]:
 
 
 def _accepted() -> frozenset[str]:
-    return active().paraphrase | {"same"}
+    return _with_same(active().paraphrase)
+
+
+@lru_cache(maxsize=64)
+def _with_same(paraphrase: frozenset[str]) -> frozenset[str]:
+    return paraphrase | {"same"}
 
 
 def _relation(claim_word: str, evidence_word: str) -> str | None:
@@ -177,14 +183,59 @@ class _Text:
 class _Claim(_Text):
     """The claim side: name runs, two-word terms and lemmas, shared by every evidence it is aligned with."""
 
-    __slots__ = ("in_names", "lemmas", "runs", "terms")
+    __slots__ = ("lemmas", "plan", "runs", "terms")
 
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.runs = _names(self.words, text)
-        self.in_names = frozenset(w.start for run in self.runs for w in run)
-        self.terms = _terms(self.words, text, set(self.in_names))
+        in_names = {w.start for run in self.runs for w in run}
+        self.terms = _terms(self.words, text, in_names)
         self.lemmas = frozenset(w.lemma for w in self.words)  # an opposite the claim itself uses is no opposite
+        self.plan = _plan(self.words, in_names)
+
+
+class _Step(NamedTuple):
+    """A claim word to look for (``slot``) or to see opposed (``oppose``), with what it needs of the claim."""
+
+    at: int
+    word: Word
+    action: str  # slot | oppose
+    weight: float
+    parts: str | None  # a hyphenated word's content lemmas, space-separated ("long-term": "long term")
+    phrasal: str | None  # the word with the particle after it ("set up")
+    verbal: bool  # the word is used as a verb (see _verbal)
+    after_word: bool  # the word directly follows the previous word (one space)
+
+
+def _plan(words: tuple[Word, ...], in_names: set[int]) -> tuple[_Step, ...]:
+    """The claim words a search looks at, in order, each once (by lemma): what depends on the claim only."""
+    light = _word_list("light_verbs")
+    particles = _word_list("particles")
+    negations = _word_list("negation")  # polarity rules compare negation; it is not a slot to find
+    weak = _word_list("weak_words") | _word_list("month_names")
+    collective = _word_list("collective_nouns")  # "a group of people" claims no more than "people"
+    opposable = _word_list("opposable_words") | _word_list("opposite_particles")
+    seen: set[str] = set()
+    steps: list[_Step] = []
+    for at, word in enumerate(words):
+        if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak \
+                or word.lower in negations:
+            if (word.lower in opposable or word.lemma in opposable) and word.lemma not in seen:
+                seen.add(word.lemma)
+                steps.append(_Step(at, word, "oppose", 1.0, None, None, False, False))
+            continue
+        if len(word.lemma) < 2 or word.lemma in seen:
+            continue
+        if word.lower in collective and at + 1 < len(words) and words[at + 1].lower == "of":
+            continue
+        seen.add(word.lemma)
+        parts = _parts(word)
+        phrasal = f"{word.lemma} {words[at + 1].lower}" if at + 1 < len(words) and words[at + 1].lower in particles \
+            else None
+        steps.append(_Step(at, word, "slot", _WEIGHT_LIGHT if word.lemma in light else 1.0,
+                           " ".join(parts) if parts else None, phrasal, _verbal(words, at),
+                           bool(at) and words[at - 1].end + 1 == word.start))
+    return tuple(steps)
 
 
 class _Evidence(_Text):
@@ -444,15 +495,8 @@ def _align(claim: str, evidence: str, accepted: frozenset[str]) -> Alignment:
 
 def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment:
     """The slots of an analysed claim against an analysed evidence text."""
-    claim_words = side.words
-    light = _word_list("light_verbs")
     claim_lemmas = side.lemmas
-    particles = _word_list("particles")
-    negations = _word_list("negation")  # polarity rules compare negation; it is not a slot to find
-    weak = _word_list("weak_words") | _word_list("month_names")
-    collective = _word_list("collective_nouns")  # "a group of people" claims no more than "people"
     slots: list[Slot] = []
-    in_names = side.in_names
     for run in side.runs:
         phrase = " ".join(w.lower for w in run)
         head = run[-1].lower
@@ -479,54 +523,42 @@ def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment
         if found_term:
             by_term.setdefault(first, found_term)
             by_term.setdefault(first + 1, found_term)
-    seen: set[str] = set()
     unfound: dict[int, bool] = {}  # claim word position -> its slot went unfound
-    opposable = _word_list("opposable_words") | _word_list("opposite_particles")
-    for at, word in enumerate(claim_words):
-        if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak \
-                or word.lower in negations:
-            if (word.lower in opposable or word.lemma in opposable) and word.lemma not in seen:
-                seen.add(word.lemma)
-                opposed = _function_opposite(side, at, ev)
-                if opposed:
-                    slots.append(Slot(word.lemma, "word", "opposite", opposed, "antonym"))
+    for at, word, action, weight, parts, phrasal, verbal, after_word in side.plan:
+        lemma_, lower = word.lemma, word.lower
+        if action == "oppose":
+            opposed = _function_opposite(side, at, ev)
+            if opposed:
+                slots.append(Slot(lemma_, "word", "opposite", opposed, "antonym"))
             continue
-        if len(word.lemma) < 2 or word.lemma in seen:
-            continue
-        if word.lower in collective and at + 1 < len(claim_words) and claim_words[at + 1].lower == "of":
-            continue
-        seen.add(word.lemma)
-        weight = _WEIGHT_LIGHT if word.lemma in light else 1.0
-        status, by, relation = ev.match(word.lemma, "content", accepted)
-        if status == "missing" and word.lower != word.lemma:
-            status, by, relation = ev.match(word.lower, "content", accepted)
+        status, by, relation = ev.match(lemma_, "content", accepted)
+        if status == "missing" and lower != lemma_:
+            status, by, relation = ev.match(lower, "content", accepted)
         if status == "missing" and ev.pairs:
-            status, by, relation = ev.match(word.lemma, "pairs", accepted)
+            status, by, relation = ev.match(lemma_, "pairs", accepted)
             if status != "paraphrase":
                 status, by, relation = "missing", None, None
         if status == "missing" and at in by_term:
             status, (by, relation) = "paraphrase", by_term[at]
-        if status == "missing" and (word.lower in ev.joined or word.lemma in ev.joined):
-            status, by, relation = "paraphrase", ev.joined.get(word.lower, ev.joined.get(word.lemma)), "same"
-        if status == "missing" and (parts := _parts(word)) and " ".join(parts) in ev.pair_lemmas:
+        if status == "missing" and (lower in ev.joined or lemma_ in ev.joined):
+            status, by, relation = "paraphrase", ev.joined.get(lower, ev.joined.get(lemma_)), "same"
+        if status == "missing" and parts and parts in ev.pair_lemmas:
             # written apart in the evidence ("long-term" / "long term"); parts scattered over the
             # sentence are not the compound ("not human-caused" against "human activity has caused")
-            status, by, relation = "paraphrase", " ".join(parts), "parts"
-        if status == "missing" and at + 1 < len(claim_words) and claim_words[at + 1].lower in particles:
-            phrase = f"{word.lemma} {claim_words[at + 1].lower}"  # a phrasal verb: "set up" / "established"
-            status, by, relation = ev.match(phrase, "bare", accepted)
+            status, by, relation = "paraphrase", parts, "parts"
+        if status == "missing" and phrasal:  # a phrasal verb: "set up" / "established"
+            status, by, relation = ev.match(phrasal, "bare", accepted)
             if status != "paraphrase":
                 status, by, relation = "missing", None, None
         if status == "opposite" and by and (by in claim_lemmas or not _anchored(side, at, ev, by)):
             status, by, relation = "missing", None, None
         if status == "missing":
-            nation = lexicon.nationality_of(word.lower)
+            nation = lexicon.nationality_of(lower)
             if nation and _phrase_in(nation, ev.lower):
                 status, by, relation = "paraphrase", nation, "derived"
-        if status == "missing" and "hyponym" in accepted and not _verbal(claim_words, at):
-            named = ev.named_by_class(word.lemma) or (
-                ev.named_by_class(word.lower) if word.lower != word.lemma else None)
-            if at and unfound.get(at - 1) and claim_words[at - 1].end + 1 == word.start:
+        if status == "missing" and "hyponym" in accepted and not verbal:
+            named = ev.named_by_class(lemma_) or (ev.named_by_class(lower) if lower != lemma_ else None)
+            if after_word and unfound.get(at - 1):
                 named = None  # a modifier the evidence lacks narrows the class: "a wind instrument", "a flute"?
             if named:  # "instrument" in the claim, "guitar" in the evidence: the thing picks the sense
                 status, by, relation = "paraphrase", named, "hyponym"
@@ -537,7 +569,7 @@ def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment
             elif modifier := _other_modifier(side, at, ev, accepted):
                 status, by, relation = "other", modifier, "modifier"
         unfound[at] = status in {"missing", "other"}
-        slots.append(Slot(word.lemma, "word", status, by, relation, weight))
+        slots.append(Slot(lemma_, "word", status, by, relation, weight))
     return Alignment(tuple(slots))
 
 
