@@ -22,7 +22,7 @@ machine at the same moment:
   older code is told to read the newer schema version: it only reads, and ignores the added table).
 
     python -m benchmarks.backends [--sizes 100000,1000000] [--rows 1000000] [--baseline REV] [--runs N]
-                                  [--threads N] [--json]
+                                  [--threads N] [--engines duckdb,postgresql] [--data DIR] [--json]
 """
 
 from __future__ import annotations
@@ -251,6 +251,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=None,
                         help="also time the current code with DuckDB's worker threads set to this many "
                              "(0: DuckDB's default); without it each code runs as its `graphcite chain` does")
+    parser.add_argument("--engines", default="duckdb,postgresql",
+                        help="the engines whose graph queries are timed, comma-separated (the PostgreSQL copy is "
+                             "built and kept either way)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -266,7 +269,9 @@ def main(argv: list[str] | None = None) -> None:
             for claims in (int(s) for s in args.sizes.split(",")):
                 duck, url, built = graph_stores(claims, args.data, server, rebuild=args.rebuild)
                 rows += built
-                for engine, db in (("duckdb", str(duck)), ("postgresql", url)):
+                engines = [(e, db) for e, db in (("duckdb", str(duck)), ("postgresql", url))
+                           if e in args.engines.split(",")]
+                for engine, db in engines:
                     for run in range(1, args.runs + 1):  # before and after interleaved, run by run
                         if before is not None:
                             rows.append(query_latency(db, engine, claims, code=f"before ({args.baseline})",
