@@ -7,8 +7,9 @@ effect is the pair's relation; a noted rule cannot change it); a pair whose judg
 runs only the rules that can make it contradict, and only when its score reaches the mention
 threshold. Contradicting units are looked for only when a citation supports a part (they turn support
 into conflict, nothing else). Joint support, the part and claim statuses and declared background are
-decided by the engine's own functions. tests/serve/test_gate_warm.py compares every status with the
-report's on both engines.
+decided by the engine's own functions; a claim's parts stop at the first contradicted one (only an
+invalid part outranks it, and the parts of a claim share their citations, so all are invalid or none).
+tests/serve/test_gate_warm.py compares every status with the report's on both engines.
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ def _claim_statuses(store: Store, answer: InputAnswer, parts_per_claim: Sequence
             verdicts = _part_relations(part, resolved, config)
             against = contradicting(ci, pi) if any(v.relation == "supports" for v in verdicts) else []
             statuses.append(PartVerdict(part, _part_status(part, verdicts, resolved, against), verdicts))
+            if statuses[-1].status == "contradicted":
+                break  # the parts share their citations, so none is invalid: the claim is contradicted
         status = _claim_status(statuses)
         if claim.claim_type == "background" and claim.citations and status == "supported":
             status = "insufficient"  # as graphcite.verify.claim_types.mark_claim_types decides
