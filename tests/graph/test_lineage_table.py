@@ -174,6 +174,35 @@ def test_rows_with_closure_cards_read_the_chains_of_the_walk(writable_any: Store
     assert in_mode(writable_any, "table") == expected
 
 
+def test_a_start_key_known_only_from_another_closure_still_has_its_own_lineage(any_store: Store) -> None:
+    """s.md supersedes b.md, which a.md derives from: a.md's row holds s.md's card but not s.md's own lineage
+    (s.md derives from t.md), so a start key whose row is gone is walked even when another row named it."""
+    now = dt.datetime(2024, 1, 1)
+    keys = ["a.md", "b.md", "s.md", "t.md"]
+    any_store.bulk_insert("source", [{"key": k, "current_revision": f"r-{k}", "first_ingested_at": now} for k in keys])
+    any_store.bulk_insert("source_revision", [{"revision_id": f"r-{k}", "source_key": k, "seq": 1, "content_hash": k,
+                                               "text": "", "format": "text", "ingested_at": now} for k in keys])
+    any_store.bulk_insert("source_link", [
+        {"link_id": f"l{i}", "from_key": f, "to_key": t, "relation": r, "declared_in": f"r-{f}"}
+        for i, (f, t, r) in enumerate([("a.md", "b.md", "derived_from"), ("s.md", "b.md", "supersedes"),
+                                       ("s.md", "t.md", "derived_from")])])
+    rebuild_lineage(any_store)
+    with_closure_cards(any_store)
+    with any_store.transaction():
+        any_store.execute("DELETE FROM source_lineage WHERE key = 's.md'")
+    found = []
+    for mode in ("table", "levels"):
+        got = fetchmod.Fetched()
+        fetchmod.LINEAGE_QUERY = mode
+        try:
+            fetchmod._fetch_lineage(any_store, got, {"a.md", "s.md"})
+        finally:
+            fetchmod.LINEAGE_QUERY = "table"
+        found.append((got.links, sorted(got.sources), list(got.revisions)))
+    assert found[0] == found[1]
+    assert {"from_key": "s.md", "to_key": "t.md", "relation": "derived_from"} in found[0][0]
+
+
 def test_closure_cards_make_the_lineage_one_read(writable_store: Store, report: dict[str, Any]) -> None:
     import graphcite.store.duck as duck
 
