@@ -104,8 +104,8 @@ class Service:
         #: evidence-query answers shared by every view: a check reads its cited units from memory
         self.warm = WarmReads()
         self.desk = CheckDesk(self) if settings.memo else None
-        #: checkpoints a DuckDB store this service opened for writing when it is idle (not lent stores)
-        self.checkpointer = (Checkpointer(self) if self.desk is not None and store is None
+        #: checkpoints a DuckDB store this service owns (opened, or was handed to close) when it is idle
+        self.checkpointer = (Checkpointer(self) if self.desk is not None and self._owns_store
                              and self.store.engine == "duckdb" and not self.store.read_only else None)
         self.closed = False
 

@@ -53,7 +53,7 @@ def test_an_idle_service_folds_the_log_into_the_file(corpus_url: str) -> None:
         assert store.scalar("SELECT count(*) FROM verification") == 3 * len(CLEAN["claims"])
 
 
-def test_a_lent_store_keeps_its_settings(corpus_url: str) -> None:
+def test_a_lent_store_keeps_its_settings_and_a_store_handed_over_is_the_service_s(corpus_url: str) -> None:
     if not corpus_url.endswith(".duckdb"):
         return
     with Store(corpus_url) as store:
@@ -63,3 +63,9 @@ def test_a_lent_store_keeps_its_settings(corpus_url: str) -> None:
             assert store.scalar("SELECT current_setting('checkpoint_threshold')") == "16.0 MiB"  # DuckDB's default
         finally:
             service.close()
+    # `graphcite serve` opens the store itself and hands it to the app to close
+    service = Service(ServiceSettings(db=corpus_url), Store(corpus_url), close_store=True)
+    try:
+        assert service.checkpointer is not None and _threshold(service) == f"{THRESHOLD_MIB:.1f} MiB"
+    finally:
+        service.close()
