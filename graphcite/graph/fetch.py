@@ -146,10 +146,13 @@ def _source_selection(store: Store, key: str) -> Selection:
 # ----------------------------------------------------------------------------------------------
 
 
-def latest_verifications(store: Store, claim_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """The latest verification record of each claim (records are appended; the newest one counts)."""
+def latest_verifications(store: Store, claim_ids: Iterable[str], *, record: bool = True) -> dict[str, dict[str, Any]]:
+    """The latest verification record of each claim (records are appended; the newest one counts).
+
+    ``record=False`` leaves out the record's ``record_id`` and ``answer_rev`` (a graph shows neither).
+    """
     out: dict[str, dict[str, Any]] = {}
-    for row in q.latest_verification_rows(store, claim_ids):
+    for row in q.latest_verification_rows(store, claim_ids, record=record):
         row["report"] = json.loads(row.pop("result_json"))
         out[row["claim_id"]] = row
     return out
@@ -210,7 +213,7 @@ def fetch(store: Store, selection: Selection, *, audience: str = "internal") -> 
     for claim in got.claims:
         if "answer_id" not in claim:  # read with the claim when the reference named it
             claim["answer_id"] = answer_ids.get(claim["answer_rev"])
-    got.verdicts = latest_verifications(store, ids)
+    got.verdicts = latest_verifications(store, ids, record=False)
     unverified = [c["claim_id"] for c in got.claims if c["claim_id"] not in got.verdicts]
     for row in q.given_citations(store, unverified):
         got.given_citations.setdefault(row["claim_id"], []).append(row)

@@ -158,6 +158,8 @@ def test_only_the_newest_verification_counts(graph_store: Store) -> None:
     assert (row["record_id"], row["status"], row["supported"]) == ("v-new", "supported", True)
     assert row["verified_at"] == "2024-03-01 14:00:00" and json.loads(row["result_json"])["citations"]
     assert q.latest_verification_rows(graph_store, []) == []
+    (short,) = q.latest_verification_rows(graph_store, ["c-first"], record=False)
+    assert short == {k: v for k, v in row.items() if k not in ("record_id", "answer_rev")}
 
 
 def test_within_one_second_the_later_record_counts(graph_store: Store) -> None:
@@ -322,6 +324,7 @@ CHAIN_LOOKUPS = [
     ("answer_claim_ids", lambda s: q.answer_claim_ids(s, "ans-v2")),
     ("answer_ids_of", lambda s: q.answer_ids_of(s, ["ans-v2"])),
     ("latest_verification_rows", lambda s: q.latest_verification_rows(s, ["c-first"])),
+    ("latest_verification_rows without the record", lambda s: q.latest_verification_rows(s, ["c-first"], record=False)),
     ("unit_rows", lambda s: q.unit_rows(s, [unit_id("dec.md", 1), unit_id("pub.md", 2)])),
     ("source_rows", lambda s: q.source_rows(s, ["dec.md", "post1.md"])),
     ("revision_rows", lambda s: q.revision_rows(s, ["dec.md", "post1.md"])),
