@@ -62,6 +62,8 @@ _REFERENCE = re.compile(r"\[[^\[\]\\]*[^\s\[\]\\][^\[\]\\]*\]:[ \t]*[^\s\x00-\x1
 # Destinations markdown-it refuses (then the line is a paragraph, not a definition).
 _UNSAFE_LINK = re.compile(r"[ \t]*(?:javascript|vbscript|file|data):", re.IGNORECASE)
 _MAX_AUTOCOMPLETED_CELLS = 0x10000
+#: Lists nested deeper than this are left to markdown-it-py.
+_MAX_LIST_DEPTH = 4
 
 
 def body_lines(body: str) -> list[str]:
@@ -442,10 +444,10 @@ class _Scanner:
         self.tokens.append(BlockToken("html_block", 0, [index, line_number], content=content))
         return line_number
 
-    def list_item(self, index: int, indent: int, marker_length: int) -> int:
-        """One list item whose content is a single paragraph (otherwise unsupported)."""
-        line = self.lines[index]
-        after = line[indent + marker_length :]
+    def item_content_indent(self, index: int, indent: int, marker_length: int) -> int:
+        """Where the content of the list item whose marker starts line ``index`` begins; the content must
+        be ordinary paragraph text on the marker's line (otherwise unsupported)."""
+        after = self.lines[index][indent + marker_length :]
         content = after.lstrip(" ")
         spaces = len(after) - len(content)
         if not content or content[0] == "\t" or spaces > 4:
@@ -453,8 +455,16 @@ class _Scanner:
         if not self.ordinary(content) or (content[0] == "[" and (
                 "]:" in content or "]" not in content or "\\" in content)):
             raise Unsupported("list item starting with a block")
-        content_indent = indent + marker_length + spaces
+        return indent + marker_length + spaces
+
+    def list_item(self, index: int, indent: int, marker_length: int) -> int:
+        """A list item whose content is one paragraph, possibly followed by a tight list nested in it whose
+        items are the same (to :data:`_MAX_LIST_DEPTH` levels); otherwise unsupported. One ``list_item``
+        token per item, ending where its paragraph ends (a parent's at its first nested item)."""
         lines, count = self.lines, self.count
+        # (marker indent, content indent) of the items open at this line, outermost first
+        levels = [(indent, self.item_content_indent(index, indent, marker_length))]
+        item = index
         line_number = index + 1
         stop = count
         while line_number < count:
@@ -463,24 +473,50 @@ class _Scanner:
                 following = line_number + 1
                 while following < count and _is_blank(lines[following]):
                     following += 1
-                if following < count and _indent(lines[following]) >= content_indent:
+                if following < count and _indent(lines[following]) >= levels[0][1]:
                     raise Unsupported("list item with more than one block")
                 stop = following
                 break
             line_indent = _indent(line)
             rest = line[line_indent:]
-            if line_indent >= content_indent:
-                if not self.ordinary(rest):
+            deepest = levels[-1][1]
+            if line_indent >= deepest:
+                if self.ordinary(rest):
+                    line_number += 1
+                    continue
+                length = _bullet_or_ordered(rest)
+                if (not length or line_indent - deepest >= 4 or _HR.fullmatch(rest) or len(levels) >= _MAX_LIST_DEPTH
+                        or (rest[0] in _DIGITS and int(rest[: length - 1]) != 1)):  # only "1." opens a list here
                     raise Unsupported("block inside a list item")
-            elif line_indent < 4 and _bullet_or_ordered(rest) and not _HR.fullmatch(rest):
-                if self.table_columns(line_number):
-                    raise Unsupported("table after a list item")
-                stop = line_number
-                break
-            elif line_indent >= 4 or not self.ordinary(rest):
-                raise Unsupported("block after a list item")
+                levels.append((line_indent, 0))  # a list nested in the deepest item
+            else:
+                inside = 0  # how many open items hold the line (by its indentation)
+                while inside < len(levels) and line_indent >= levels[inside][1]:
+                    inside += 1
+                length = _bullet_or_ordered(rest)
+                base = levels[inside - 1][1] if inside else 0
+                if length and line_indent - base < 4 and not _HR.fullmatch(rest):
+                    if line_indent - levels[-1][0] >= 4:  # markdown-it reads this marker as lazy text
+                        raise Unsupported("list marker indented past its list")
+                    if not inside:
+                        if self.table_columns(line_number):
+                            raise Unsupported("table after a list item")
+                        stop = line_number
+                        break
+                    del levels[inside + 1 :]  # a next item of a nested list
+                    levels[inside] = (line_indent, 0)
+                elif (line_indent >= 4 and not inside) or not self.ordinary(rest):
+                    raise Unsupported("block after a list item")
+                else:  # lazy continuation of the deepest paragraph
+                    line_number += 1
+                    continue
+            if self.table_columns(line_number):
+                raise Unsupported("table after a list item")
+            self.tokens.append(BlockToken("list_item", 0, [item, line_number]))
+            item = line_number
+            levels[-1] = (line_indent, self.item_content_indent(line_number, line_indent, length))
             line_number += 1
-        self.tokens.append(BlockToken("list_item", 0, [index, stop]))
+        self.tokens.append(BlockToken("list_item", 0, [item, stop]))
         return stop
 
 

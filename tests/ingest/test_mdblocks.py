@@ -26,6 +26,7 @@ LINES = [
     "[ref]: javascript:x", "[a] b", "[x]:", "\"title\"", "[ ] task", "- [ ] task", "  continued",
     "   three spaces", "text\twith tab", "\u00a0nbsp", "*emph* text", "**bold**", "_x_", "`code` span",
     "\\| escaped", "2024. year", "-not a list", "+1 vote", "=", "=== title", "  ---", "  | a | b |",
+    "  1. nested one", "  2) nested two", "   * three spaces", "    - deeper", "      - deepest", "  -", "  # nested",
 ]
 NEWLINES = ["\n", "\r\n", "\r"]
 
@@ -75,8 +76,9 @@ def test_common_documents_take_the_fast_path() -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "- item\n\n  second paragraph\n", "- item\n  - nested\n", "> quote\nlazy line\n",
-    "[ref]:\n  /url\n", "\tindented with a tab\n",
+    "- item\n\n  second paragraph\n", "- item\n  2. nested, not opened by 1\n", "- item\n  - nested\n\n    more\n",
+    "- a\n  - b\n    - c\n      - d\n        - e\n", "> quote\nlazy line\n", "[ref]:\n  /url\n",
+    "\tindented with a tab\n",
 ])
 def test_declines_what_it_does_not_handle(text: str) -> None:
     assert not scanner_handles(text)
@@ -85,16 +87,29 @@ def test_declines_what_it_does_not_handle(text: str) -> None:
     assert markdown.parser_counts()["regions"] == before + 1
 
 
+@pytest.mark.parametrize(("text", "items"), [
+    ("- item\n  - nested\n", 2), ("- a\n  - b\n    - c\n  - d\n- e\n", 5),
+    ("1. one\n   1. inner\n   2. next\n2. two\n", 4), ("- a\n  * other marker\n  + and another\n", 3),
+    ("- a\n  - b\nlazy text\n  lazy too\n- c\n", 3), ("- a\n   - three spaces\n     - deeper\n\nAfter.\n", 3),
+    ("* a\n  - b\n\n* c\n", 3),
+])
+def test_handles_tight_nested_lists_like_markdown_it(text: str, items: int) -> None:
+    assert scanner_handles(text)
+    old, fast = both(text)
+    assert fast == old
+    assert [u.block_type for u in fast].count("list_item") == items
+
+
 def test_markdown_it_reads_only_the_declined_region() -> None:
-    text = ("# A\n\nFirst, 3 ms.\n\n- item\n  - nested\n\nBack to text.\n\n```\nopen fence\n\nStill code\n"
-            "\n## B\n\nText after.\n")
+    text = ("# A\n\nFirst, 3 ms.\n\n- item\n  - nested\n\n    more\n\nBack to text.\n\n```\nopen fence\n\n"
+            "Still code\n\n## B\n\nText after.\n")
     tokens, declined = mdblocks.scan_blocks(mdblocks.body_lines(text))
     assert declined == 4 and len(tokens) == 4  # heading (3 tokens) and paragraph (1) kept; the nested list declined
     before = markdown.parser_counts()
     assert markdown.parse(text, where="x.md").units == markdown.parse(text, where="x.md", fast=False).units
     after = markdown.parser_counts()
     assert after["regions"] == before["regions"] + 1
-    assert after["fallback_chars"] - before["fallback_chars"] == len("- item\n  - nested\n\n")
+    assert after["fallback_chars"] - before["fallback_chars"] == len("- item\n  - nested\n\n    more\n\n")
 
 
 def test_body_lines_number_like_markdown_it() -> None:
