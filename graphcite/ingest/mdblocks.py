@@ -6,8 +6,8 @@ markdown-it-py builds a state object and tries a dozen rules per line; most Mark
 for the blocks it knows, except that a paragraph is one ``paragraph`` token (not an open and a close
 token) and a list item whose content is one paragraph is one ``list_item`` token (not six): ATX headings, paragraphs, GFM tables, fenced and indented code, block quotes
 (whole), thematic breaks, HTML blocks, setext headings, link reference definitions on one line, and
-list items whose content is one paragraph. Anything else (nested or multi-block list items, lazy
-lines after a quote, tabs in indentation, ...) stops the scanner at the start of that block
+list items whose content is one paragraph, with tight lists of such items nested in them (each item
+one ``list_item`` token). Anything else (multi-block list items, lazy lines after a quote, tabs in indentation, ...) stops the scanner at the start of that block
 (:func:`scan_blocks`), and the caller parses from there with markdown-it-py up to the next point
 where no block can continue, then resumes the scanner. Property tests compare the units of both.
 
