@@ -13,7 +13,9 @@ and times each stage per sentence:
 * ``report``: the typed report as plain data, the service's report memo and the verdict's JSON line;
 * ``total``: one line in, one JSON verdict out;
 * ``gc pause``: time the garbage collector ran during the sentence (inside the stages above);
-* ``store reads``: statements sent to the store per sentence (a count, not milliseconds; this tree only).
+* ``store reads``: statements sent to the store per sentence (a count, not milliseconds; this tree only);
+* ``total one claim`` and ``total two claims``: ``total`` of the sentences made of one bundled claim
+  and of the one in four that joins two (several parts, each against every citation: the p99).
 
 The sentences are the bundled answers' claims made new (:func:`unseen_sentences`): new words in
 them (as a client's own sentences have), new review numbers, two claims joined into one heavy
@@ -235,7 +237,8 @@ def probe(db: Path, sentences: int, warm: int, seed: int, clock: str = "wall",
     out: dict[str, list[float]] = {stage: [] for stage in STAGES}
     reads.clear()
     pauses: list[float] = []
-    for line in unseen_sentences(sentences, seed):
+    by_kind: dict[str, list[float]] = {"total one claim": [], "total two claims": []}
+    for i, line in enumerate(unseen_sentences(sentences, seed)):
         stages.current = {}
         collecting[1] = 0.0
         total = check(line)
@@ -245,8 +248,10 @@ def probe(db: Path, sentences: int, warm: int, seed: int, clock: str = "wall",
             out[stage].append(stages.current.get(stage, 0.0) * 1000)
         out["report"].append(max(0.0, total - inner) * 1000)
         out["total"].append(total * 1000)
+        by_kind["total two claims" if i % 4 == 3 else "total one claim"].append(total * 1000)  # as unseen_sentences joins
     gc.callbacks.remove(on_gc)
     service.close()
+    out.update(by_kind)
     out["gc pause"] = pauses
     if reads and reads[0] >= 0:
         out["store reads"] = reads
@@ -287,7 +292,7 @@ def compare(baseline: Path, *, rounds: int, sentences: int, warm: int, clock: st
                 pooled[name].setdefault(stage, []).extend(values)
     this, base = _summary(pooled["this"]), _summary(pooled["baseline"])
     rows = []
-    for stage in (*STAGES, "gc pause", "store reads"):
+    for stage in (*STAGES, "total one claim", "total two claims", "gc pause", "store reads"):
         if stage not in this:
             continue
         row: dict[str, Any] = {"stage": stage, **this[stage], "baseline_p50_ms": base.get(stage, {}).get("p50_ms"),
@@ -317,7 +322,8 @@ def http(baseline: Path | None, *, rounds: int, sentences: int, warm: int) -> li
         for name, tree in trees.items():
             (folder / name).mkdir()
             servers[name] = Server(_store(folder / name), tree=tree)
-        times: dict[str, dict[str, list[float]]] = {name: {"unseen": [], "refused": []} for name in trees}
+        times: dict[str, dict[str, list[float]]] = {
+            name: {"unseen": [], "unseen one claim": [], "unseen two claims": [], "refused": []} for name in trees}
         cpu: dict[str, dict[str, float]] = {name: {"unseen": 0.0, "refused": 0.0} for name in trees}
         for server in servers.values():
             lines = [(line + "\n").encode() for line in seen_sentences() + unseen_sentences(warm, 1000)]
@@ -328,21 +334,26 @@ def http(baseline: Path | None, *, rounds: int, sentences: int, warm: int) -> li
             for name, server in order:
                 for kind, sent in (("unseen", lines), ("refused", [b"{not json}\n"] * sentences)):
                     before = _cpu_seconds(server.process.pid)
-                    times[name][kind] += asyncio.run(_stream(server.url, sent, errors_expected=kind == "refused"))
+                    got = asyncio.run(_stream(server.url, sent, errors_expected=kind == "refused"))
                     cpu[name][kind] += _cpu_seconds(server.process.pid) - before
+                    times[name][kind] += got
+                    if kind == "unseen":  # one in four joins two claims (see unseen_sentences)
+                        for i, took in enumerate(got):
+                            times[name]["unseen two claims" if i % 4 == 3 else "unseen one claim"].append(took)
     finally:
         for server in servers.values():
             server.stop()
         shutil.rmtree(folder, ignore_errors=True)
     rows = []
-    for kind in ("unseen", "refused"):
+    for kind in ("unseen", "unseen one claim", "unseen two claims", "refused"):
         row: dict[str, Any] = {"stage": f"http {kind}"}
         for name in trees:
             ms = [t * 1000 for t in times[name][kind]]
             prefix = "" if name == "this" else "baseline_"
             row.update({f"{prefix}p50_ms": round(_percentile(ms, 50), 2), f"{prefix}p99_ms": round(_percentile(ms, 99), 2),
-                        f"{prefix}mean_ms": round(sum(ms) / len(ms), 2),
-                        f"{prefix}server_cpu_ms": round(cpu[name][kind] * 1000 / len(ms), 2)})
+                        f"{prefix}mean_ms": round(sum(ms) / len(ms), 2)})
+            if kind in cpu[name]:
+                row[f"{prefix}server_cpu_ms"] = round(cpu[name][kind] * 1000 / len(ms), 2)
         if baseline:
             for q in ("p50", "p99"):
                 row[f"x_baseline_{q}"] = round(row[f"baseline_{q}_ms"] / row[f"{q}_ms"], 2) if row[f"{q}_ms"] else None

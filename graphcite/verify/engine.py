@@ -168,10 +168,33 @@ def _pair_key(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) ->
     if config.judge_kind != "heuristic":
         return None  # a model or a remote judge: not assumed deterministic
     try:
-        return _PairKey((claim, tuple(getattr(evidence, name) for name in _EVIDENCE_FIELDS),
-                         repr(sorted(evidence.extra.items())) if evidence.extra else "", config.hash))
+        return _PairKey((_held(claim, _claim_items), _held(evidence, _evidence_items), config.hash))
     except TypeError:
         return None
+
+
+def _claim_items(claim: AtomicClaim) -> tuple[Any, ...]:
+    return (claim,)
+
+
+def _evidence_items(evidence: Evidence) -> tuple[Any, ...]:
+    return (tuple(getattr(evidence, name) for name in _EVIDENCE_FIELDS),
+            repr(sorted(evidence.extra.items())) if evidence.extra else "")
+
+
+def _held(thing: Any, items: Callable[[Any], tuple[Any, ...]]) -> _PairKey:
+    """One side of a pair key, hashed once per object: a sentence's parts meet each citation, and each
+    citation every part (the object is kept with its key, so its id cannot be reused meanwhile)."""
+    found = _HELD.get(id(thing))
+    if found is not MISSING and found[0] is thing:  # type: ignore[index]
+        return found[1]  # type: ignore[index]
+    key = _PairKey(items(thing))
+    _HELD.put(id(thing), (thing, key))
+    return key
+
+
+#: claims and evidence by object id, with their side of a pair key
+_HELD: LruCache[int, tuple[Any, _PairKey]] = LruCache(4096)
 
 
 def _evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig, index: int) -> PairVerdict:
