@@ -613,8 +613,8 @@ def _related(fa: str, fb: str) -> Relation | None:
     sa, sb = senses_of(fa), senses_of(fb)
     if any(la & lb for la, lb in ((sa.lemmas[d], sb.lemmas.get(d, frozenset())) for d in sa.lemmas)):
         return "same"
-    if not (sa.active and sb.active):
-        return None
+    if not (sa.active and sb.active and sa.lemmas and sb.lemmas):
+        return None  # a word WordNet does not know (a name, a code) relates to nothing: no test can hold
     if _synonymous(sa, sb):
         return "synonym"
     if _opposed(sa, sb):
