@@ -108,9 +108,11 @@ def _part_relations(part: AtomicClaim, resolved: Sequence[ResolvedCitation], con
     verdicts = [PairVerdict(i, r.relation if r else "insufficient", r.score if r else 0.0)
                 for i, r in enumerate(relations)]
     if not any(v.relation == "supports" for v in verdicts):
-        usable = [i for i, (c, r) in enumerate(zip(resolved, relations, strict=True))
-                  if r is not None and c.evidence is not None and r.relation in _JOINABLE
-                  and not _contradicted(part, c.evidence, config, r)]
+        joinable = [(i, c.evidence, r) for i, (c, r) in enumerate(zip(resolved, relations, strict=True))
+                    if r is not None and c.evidence is not None and r.relation in _JOINABLE]
+        if len(joinable) < 2:  # joint support takes two citations: no contradicts rule need run
+            return verdicts
+        usable = [i for i, evidence, r in joinable if not _contradicted(part, evidence, config, r)]
         for index in _joint_members(part, resolved, usable, config,
                                     lambda evidence, joint: _relation(part, evidence, joint).relation == "supports"):
             verdicts[index].relation = "supports"
