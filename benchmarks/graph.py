@@ -5,8 +5,9 @@ in lineage chains up to depth 5 (derived_from, quotes, implements, some superses
 source, answers of 10 claims, 5 citations per claim and one verification record per claim whose
 report cites those units. Then, in fresh processes:
 
-* bounded: ``graph.chain(store, claim)`` and ``build_graph(claims=[claim])`` + ``independence`` for
-  200 random claims (p50/p95, peak RSS) — what graphcite does — once with the lineage read from the
+* bounded: ``graph.chain(store, claim)`` and ``audit_independence(store, claim)`` for 200 random claims
+  (p50/p95, peak RSS), the store opened as ``graphcite chain`` opens it (one DuckDB worker thread) —
+  what graphcite does — once with the lineage read from the
   source_lineage table (the default; generate fills it as ingest would) and once walked level by level
   through the source_link indexes;
 * naive: load the whole store into one networkx graph (``build_graph(all=True)``), then answer the
@@ -149,11 +150,12 @@ def generate(db: Path, claims: int) -> dict[str, Any]:
 BOUNDED_CHILD = """
 import json, random, statistics, sys, time
 import graphcite.graph.fetch
+from graphcite.cli.graph import POINT_READ_THREADS
 from graphcite.store import Store
-from graphcite.graph import build_graph, chain, independence
+from graphcite.graph import audit_independence, chain
 db, n = sys.argv[1], int(sys.argv[2])
 graphcite.graph.fetch.LINEAGE_QUERY = sys.argv[3]
-with Store(db, read_only=True) as store:
+with Store(db, read_only=True, threads=POINT_READ_THREADS) as store:  # as `graphcite chain` opens it
     ids = [r[0] for r in store.con.execute("SELECT claim_id FROM claim WHERE part IS NULL ORDER BY claim_id").fetchall()]
     sample = random.Random(11).sample(ids, min(n, len(ids)))
     for cid in sample[:5]:
@@ -162,7 +164,7 @@ with Store(db, read_only=True) as store:
     for cid in sample:
         t = time.perf_counter(); chain(store, cid); chains.append(time.perf_counter() - t)
     for cid in sample:
-        t = time.perf_counter(); G = build_graph(store, claims=[cid]); independence(G, cid)
+        t = time.perf_counter(); audit_independence(store, cid, include_unsupported=True)
         indep.append(time.perf_counter() - t)
 q = lambda xs, p: statistics.quantiles(xs, n=100)[p - 1] * 1000
 print(json.dumps({"chain_p50_ms": q(chains, 50), "chain_p95_ms": q(chains, 95),
