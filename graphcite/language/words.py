@@ -64,15 +64,28 @@ class Word:
         return self.surface.lower()
 
 
+@lru_cache(maxsize=1)
+def _word_or_formula() -> re.Pattern[str]:
+    """A word, or a chemical formula whose subscripts a copied page set apart ("CO 2", "N 2 O")."""
+    spaced = []
+    for formula in sorted(word_list("chemical_formulas"), key=len, reverse=True):
+        groups = re.findall(r"[A-Za-z]+|\d+", formula)
+        spaced.append(r" ?".join(re.escape(g) for g in groups))
+    return re.compile(rf"(?<![\w.])(?:{'|'.join(spaced)})(?!\w|\.\d)|{_WORD.pattern}")
+
+
 @lru_cache(maxsize=65_536)
 def words_of(text: str) -> tuple[Word, ...]:
     """The words of ``text`` in order. A capitalised word is a name unless it opens a sentence and is
-    also an ordinary word ("Prices rose" vs "Kessler rose"); all-capitals acronyms are names."""
+    also an ordinary word ("Prices rose" vs "Kessler rose"); all-capitals acronyms are names. A
+    chemical formula is one word however its subscripts were spaced ("CO 2" is "CO2")."""
     out: list[Word] = []
-    for match in _WORD.finditer(text):
-        surface = match.group(0).replace("’", "'")
+    for match in _word_or_formula().finditer(text):
+        surface = match.group(0).replace("’", "'").replace(" ", "")
+        end = match.end()
         if surface.endswith("'s"):
             surface = surface[:-2]
+            end -= 2
         lowered = surface.lower()
         capital = surface[0].isupper()
         opens = not text[:match.start()].strip() or bool(_SENTENCE_END.search(text[:match.start()]))
@@ -80,8 +93,7 @@ def words_of(text: str) -> tuple[Word, ...]:
             not opens or not (is_common_word(lowered) or lexicon.is_known(lowered)))
         if surface.isupper() and len(surface) > 1 and any(c.isalpha() for c in surface[1:]):
             proper = True
-        out.append(Word(surface, lemma(lowered) if not proper else lowered, match.start(),
-                        match.start() + len(surface), proper))
+        out.append(Word(surface, lemma(lowered) if not proper else lowered, match.start(), end, proper))
     for i in range(len(out) - 1):  # "Maria Lopez ..." opening a sentence: a name run starts at its first word
         first, second = out[i], out[i + 1]
         if (not first.proper and first.surface[0].isupper() and second.proper and first.lower not in STOPWORDS

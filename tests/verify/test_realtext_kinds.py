@@ -50,6 +50,12 @@ SUPPORTED = [
     ("Two dogs are playing in the snow.", "A brown dog and a grey dog are playing in the snow."),
     ("Two people are sitting on the bench.", "A man and a woman are sitting on the bench."),
     ("Two people are fixing the fence.", "Two men are fixing the fence by the road."),
+    # a chemical formula whose subscript the copied page set apart
+    ("Kilns emit CO2 when they fire clay.", "Kilns emit CO 2 when they fire clay at high heat."),
+    # a reporting verb before a clause frames what is reported; a support verb before its noun
+    ("Surveys show that the glacier is thinning.", "The glacier is thinning."),
+    ("Rangers report that the mountain pass has been open since May.", "The mountain pass has been open since May."),
+    ("The reef is experiencing heavy bleaching.", "Heavy bleaching hit the reef this year."),
     # a verb of staying put before a value says no more than "is"
     ("The error rate stands at 2% after the upgrade.", "After the upgrade the error rate was 2%."),
     # a near-synonym adjective on the same noun is a rewording, not another description
@@ -78,6 +84,17 @@ UNSUPPORTED = [
     ("A heron is standing in the shallow water.", "A heron is wading in the shallow water."),
     # a modifier the evidence lacks narrows the class: a flute is not known to be a wooden instrument
     ("A girl is playing a wooden instrument.", "A girl is playing a flute."),
+    # another formula in the same place
+    ("Kilns emit N2O when they fire clay.", "Kilns emit CO 2 when they fire clay at high heat."),
+    # the reported clause's subject must still be the evidence's; the noun after a support verb too
+    ("Skippers say that the hovercraft carries bicycles on the lower deck.",
+     "The ferry carries bicycles on the lower deck."),
+    ("The reef is experiencing heavy bleaching.", "Heavy storms hit the reef this year."),
+    # a negated report is read whole: the frame does not hide its "not"
+    ("Rangers report that the mountain pass has not been open since May.", "The mountain pass has been open since May."),
+    ("Surveys show that the glacier is not thinning.", "The glacier is thinning."),
+    # a reporting verb before a noun is a predicate like any other
+    ("The gauges show a rising tide.", "The gauges record a rising tide."),
     # a listed count is the number of things listed
     ("Three people are sitting on the bench.", "A man and a woman are sitting on the bench."),
     # a verb is not its noun's class: "wearing" is no "wear" (clothing) above "cap"
@@ -152,3 +169,4 @@ def test_changed_claim_does_not_support(row: tuple[str, str]) -> None:
 def test_a_curly_apostrophe_negates_like_a_straight_one() -> None:
     for text in ("The pump doesn\u2019t stop after a minute.", "The pump doesn't stop after a minute."):
         assert claim_negation(AtomicClaim(text=text, span=(0, len(text)))) == "n't"
+

@@ -5,13 +5,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from graphcite.claims.decompose import decompose
 from graphcite.language import lexicon
+from graphcite.language.cues import negation_pattern
 from graphcite.language.domain import active
 from graphcite.language.nlp import lemma
+from graphcite.language.words import word_list
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 
-__all__ = ["attributed", "attribution_stripped", "blank_values", "is_year", "locate", "same_predicate", "word_lemmas"]
+__all__ = ["attributed", "attribution_stripped", "blank_values", "framed", "is_year", "locate", "reported_clause",
+           "same_predicate", "word_lemmas"]
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
@@ -39,6 +43,41 @@ def same_predicate(word: str, evidence_words: frozenset[str]) -> bool:
     if len(stem) == 5 and any(w.startswith(stem) for w in evidence_words):
         return True
     return len(word) >= 3 and any(w.startswith(word) and len(w) <= len(word) + 3 for w in evidence_words)
+
+
+# an object that is a clause of its own: it has a finite auxiliary or opens with "that"
+_CLAUSE = re.compile(r"^\s*that\b|\b(?:is|are|was|were|has|have|had|will|would|can|could|may|might|must|"
+                     r"should|does|do|did)\b", re.I)
+
+
+def framed(claim: AtomicClaim) -> bool:
+    """The claim reports a clause with a reporting or knowing verb ("surveys show that the ice is
+    thinning", "we know the pass had been open"): what is reported is the claim's content, which the
+    alignment and the other rules judge; the frame's verb and its subject (who reports) are not
+    further things the evidence must say. A reported clause with a negation is not a frame here: the
+    negation rules read the claim's own verb, so such a claim keeps every check."""
+    if not claim.predicate or not claim.object or not _CLAUSE.search(claim.object):
+        return False
+    if negation_pattern().search(claim.object):
+        return False  # a negated report ("we know it had not been open") is read whole, frame and all
+    words = {lemma(w) for w in claim.predicate.split() if w.isalpha()} - {"do", "not", "also", "now", "still"}
+    frames = word_list("frame_verbs")
+    return bool(words) and all(w in frames or w in _MODALS for w in words) and bool(words & frames)
+
+
+_MODALS = frozenset({"can", "could", "may", "might", "must", "should", "will", "would", "have", "be"})
+
+
+@lru_cache(maxsize=8192)
+def _first_claim(clause: str) -> AtomicClaim | None:
+    parts = decompose(re.sub(r"^\s*(?:us\s+|them\s+|me\s+)?that\s+", "", clause))
+    return parts[0] if parts else None
+
+
+def reported_clause(claim: AtomicClaim) -> AtomicClaim | None:
+    """The clause a framed claim reports, read as a claim of its own ("surveys show that the ice is
+    thinning" -> "the ice is thinning"), or None when the claim is not framed."""
+    return _first_claim(claim.object or "") if framed(claim) else None
 
 
 _REPORTING = re.compile(r"\b(says?|said|states?|stated|specif(?:y|ies|ied)|recorded|listed|noted|documented|"

@@ -9,7 +9,7 @@ from graphcite.language.nlp import lemma
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
-from graphcite.verify.rules.common import attributed
+from graphcite.verify.rules.common import attributed, reported_clause
 from graphcite.verify.rules.scope import named_entities
 from graphcite.verify.rules.slots import alignment_for
 
@@ -32,9 +32,13 @@ def _head(subject: str) -> str | None:
 @rule("GC207", "subject-not-in-evidence", family="slots", effect="insufficient",
       good=[("The night ferry carries bicycles on the lower deck.",
              "On the lower deck the night ferry carries bicycles."),
+            ("Skippers say that the ferry has carried bicycles on the lower deck.",
+             "The ferry carried bicycles on the lower deck."),
             ("The boat carries bicycles on the lower deck.", "The ferry carries bicycles on the lower deck.")],
       bad=[("The midnight hovercraft carries bicycles on the lower deck only.",
-            "The ferry carries bicycles on the lower deck only.")])
+            "The ferry carries bicycles on the lower deck only."),
+           ("Skippers say that the hovercraft carries bicycles on the lower deck.",
+            "The ferry carries bicycles on the lower deck.")])
 def subject_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """What the claim is about must be what the passage is about.
 
@@ -45,7 +49,8 @@ def subject_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | Non
     synonym, a derived form, a narrower or broader word from the lexicon); a pronoun subject is left to
     the antecedent the envelope already adds, and names are GC206's.
     """
-    subject = claim.subject or ""
+    reported = reported_clause(claim)
+    subject = (reported.subject if reported is not None else claim.subject) or ""
     head = _head(subject)
     if head is None or named_entities(subject) or _CODE.search(subject) or attributed(claim, evidence):
         return None  # names are GC206's; code symbols the code rules'; a claim about a document reports it
@@ -61,4 +66,4 @@ def subject_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | Non
         return None  # the alignment has no slot for it (a weak or light word): nothing to judge
     if any(s.status in {"found", "paraphrase"} for s in slots):
         return ""
-    return f"the claim is about {claim.subject!r}; the evidence does not mention {head!r}"
+    return f"the claim is about {subject!r}; the evidence does not mention {head!r}"

@@ -7,11 +7,12 @@ import re
 from graphcite.language import lexicon
 from graphcite.language.domain import active
 from graphcite.language.nlp import lemma
+from graphcite.language.words import word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import rule
-from graphcite.verify.rules.common import blank_values, same_predicate, word_lemmas
+from graphcite.verify.rules.common import blank_values, reported_clause, same_predicate, word_lemmas
 from graphcite.verify.rules.slots import alignment_for
 
 __all__: list[str] = []
@@ -37,24 +38,36 @@ _AUX = frozenset({"not", "no", "never", "can", "could", "may", "might", "must", 
 
 
 @rule("GC202", "predicate-not-in-evidence", family="support", effect="mentions",
-      good=[("The relay signs webhook payloads.", "The relay signs every webhook payload with HMAC-SHA256.")],
+      good=[("The relay signs webhook payloads.", "The relay signs every webhook payload with HMAC-SHA256."),
+            ("Surveys show that the glacier is thinning.", "The glacier is thinning."),
+            ("The reef is experiencing heavy bleaching.", "Heavy bleaching hit the reef this year.")],
       bad=[("The relay signs webhook payloads.", "The relay forwards webhook payloads to subscribers."),
-           ("A heron is standing in the shallow water.", "A heron is wading in the shallow water.")])
+           ("A heron is standing in the shallow water.", "A heron is wading in the shallow water."),
+           ("Surveys show thinning ice.", "The glacier has thinning ice.")])
 def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """Sharing the subject and object is not enough: the evidence must say the same thing happens.
 
     "The relay signs payloads" and "the relay forwards payloads" share most content words and differ
     in the one that matters. The predicate (lemmatised) must occur in the quote or its headings.
-    Light verbs ("be", "have", "make") are left to their objects; "stand", "remain", "stay" and
-    "keep" only before a value ("the rate stands at 5%"), since "is standing" is not "is wading".
+    Light verbs ("be", "have", "make") and support verbs ("experience", "undergo", "provide":
+    "is experiencing bleaching" says what "bleaching" says) are left to their objects; "stand",
+    "remain", "stay" and "keep" only before a value ("the rate stands at 5%"), since "is standing" is
+    not "is wading". A reporting verb before a clause ("surveys show that ...") frames the claim.
     """
     if not claim.predicate or claim.connective or evidence.block_type == "table_row":
         return None
+    reported = reported_clause(claim)
+    if reported is not None:
+        if not reported.predicate:
+            return ""  # the reported clause is judged by the alignment and the other rules
+        claim = reported  # "surveys show that the ice is thinning": the evidence must say "thinning"
     words = [lemma(w) for w in claim.predicate.split() if w.isalpha()]
     light = _LIGHT | _STATE if claim.values else _LIGHT
     words = [w for w in words if w not in light and w not in _AUX]
+    if words and set(words) <= word_list("support_verbs") and claim.object:
+        return ""  # "is experiencing bleaching" says what "bleaching" says: the object is GC203's
     if not words:
-        return None
+        return None if reported is None else ""
     terms = word_lemmas(evidence.envelope)
     if any(same_predicate(w, terms) for w in words) or set(words) & _aligned(claim, evidence):
         return ""
