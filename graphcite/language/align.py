@@ -11,6 +11,7 @@ Matching reads lowercased copies of both texts; the stored text is never changed
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -97,12 +98,7 @@ def _initials(words: tuple[Word, ...], text: str) -> dict[str, str]:
 
 
 def _accepted() -> frozenset[str]:
-    return _with_same(active().paraphrase)
-
-
-@lru_cache(maxsize=64)
-def _with_same(paraphrase: frozenset[str]) -> frozenset[str]:
-    return paraphrase | {"same"}
+    return active().paraphrase | {"same"}
 
 
 def _relation(claim_word: str, evidence_word: str) -> str | None:
@@ -152,9 +148,7 @@ def _content_neighbours(words: tuple[Word, ...], at: int, reach: int = 2) -> fro
 
 
 class _Text:
-    """One side of an alignment read once: its words and, asked for lazily and kept, the neighbours of
-    each position. A text is analysed once per process (see :func:`_claim_side`, :func:`_evidence_side`)
-    however many texts it is aligned with; what is kept only depends on the text."""
+    """One side of an alignment, read once per process: its words and, kept when asked, each position's neighbours."""
 
     __slots__ = ("_near", "text", "words")
 
@@ -198,7 +192,8 @@ class _Step(NamedTuple):
     """A claim word to look for (``slot``) or to see opposed (``oppose``), with what it needs of the claim."""
 
     at: int
-    word: Word
+    lemma: str
+    lower: str
     action: str  # slot | oppose
     weight: float
     parts: str | None  # a hyphenated word's content lemmas, space-separated ("long-term": "long term")
@@ -222,7 +217,7 @@ def _plan(words: tuple[Word, ...], in_names: set[int]) -> tuple[_Step, ...]:
                 or word.lower in negations:
             if (word.lower in opposable or word.lemma in opposable) and word.lemma not in seen:
                 seen.add(word.lemma)
-                steps.append(_Step(at, word, "oppose", 1.0, None, None, False, False))
+                steps.append(_Step(at, word.lemma, word.lower, "oppose", 1.0, None, None, False, False))
             continue
         if len(word.lemma) < 2 or word.lemma in seen:
             continue
@@ -232,15 +227,14 @@ def _plan(words: tuple[Word, ...], in_names: set[int]) -> tuple[_Step, ...]:
         parts = _parts(word)
         phrasal = f"{word.lemma} {words[at + 1].lower}" if at + 1 < len(words) and words[at + 1].lower in particles \
             else None
-        steps.append(_Step(at, word, "slot", _WEIGHT_LIGHT if word.lemma in light else 1.0,
+        steps.append(_Step(at, word.lemma, word.lower, "slot", _WEIGHT_LIGHT if word.lemma in light else 1.0,
                            " ".join(parts) if parts else None, phrasal, _verbal(words, at),
                            bool(at) and words[at - 1].end + 1 == word.start))
     return tuple(steps)
 
 
 class _Evidence(_Text):
-    """The evidence side: every form a claim word is looked up in, and the answers of the searches over
-    it, remembered by what they depend on besides this text (a claim word, the accepted relations)."""
+    """The evidence side: the forms a claim word is looked up in, and the searches' answers (by claim word)."""
 
     __slots__ = ("_by_neighbour", "acronyms", "at_form", "at_lemma", "content", "initials", "joined", "lemmas",
                  "lower", "memo", "names", "pair_lemmas", "pairs", "squashed", "squashed_words")
@@ -266,36 +260,31 @@ class _Evidence(_Text):
         self.names = tuple(" ".join(w.lower for w in run) for run in _names(ev_words, evidence))
         self.initials = _initials(ev_words, evidence)  # "IPCC" in the claim, spelled out in the evidence
         self.acronyms = {w.lower: w.lower for w in ev_words if w.surface.isupper() and len(w.surface) > 1}
-        self.at_lemma: dict[str, list[int]] = {}  # lemma -> its positions, in order
-        self.at_form: dict[str, list[int]] = {}  # lemma or lowercased word -> its positions, in order
-        for j, word in enumerate(ev_words):
-            self.at_lemma.setdefault(word.lemma, []).append(j)
-            self.at_form.setdefault(word.lemma, []).append(j)
-            if word.lower != word.lemma:
-                self.at_form.setdefault(word.lower, []).append(j)
+        # tuples of ints, which the collector stops tracking: a cache of many texts is not walked each time
+        self.at_lemma = _positions((w.lemma,) for w in ev_words)
+        self.at_form = _positions((w.lemma, w.lower) for w in ev_words)
         self.memo: dict[tuple[object, ...], object] = {}
-        self._by_neighbour: dict[str, list[int]] | None = None
+        self._by_neighbour: dict[str, tuple[int, ...]] | None = None
 
     def remember(self, key: tuple[object, ...], value: object) -> None:
-        """Keep a search's answer; a text met with very many different claims starts its memory afresh."""
+        """Keep a search's answer; a text met with very many claims starts its memory afresh."""
         if len(self.memo) >= _MEMO_MAX:
             self.memo.clear()
         self.memo[key] = value
 
-    def by_neighbour(self) -> dict[str, list[int]]:
+    def by_neighbour(self) -> dict[str, tuple[int, ...]]:
         """Lemma -> the positions (in order) whose two nearest content words on a side include it."""
         if self._by_neighbour is None:
             index: dict[str, list[int]] = {}
             for j in range(len(self.words)):
                 for near in self.content_near(j):
                     index.setdefault(near, []).append(j)
-            self._by_neighbour = index
+            self._by_neighbour = {k: tuple(v) for k, v in index.items()}
         return self._by_neighbour
 
     def match(self, word: str, among: str, accepted: frozenset[str]) -> tuple[str, str | None, str | None]:
-        """:func:`_match_word` of ``word`` over the content lemmas (``among`` "content", or "bare" without
-        the lemma test) or the two-word terms ("pairs"), remembered."""
-        key = ("match", word, among, accepted)
+        """:func:`_match_word` over the content lemmas ("content"; "bare": no lemma test) or the terms ("pairs")."""
+        key = ("match", word, among, _token(accepted))
         found = self.memo.get(key)
         if found is None:
             if among == "content":
@@ -307,7 +296,7 @@ class _Evidence(_Text):
 
     def related_term(self, term: str, accepted: frozenset[str]) -> tuple[str, str] | None:
         """The first content lemma or two-word term whose relation to ``term`` is accepted, remembered."""
-        key = ("term", term, accepted)
+        key = ("term", term, _token(accepted))
         found = self.memo.get(key, _UNKNOWN)
         if found is _UNKNOWN:
             found = next(((other, rel) for other in (*self.content, *self.pairs)
@@ -325,16 +314,28 @@ class _Evidence(_Text):
         return found  # type: ignore[return-value]
 
 
+def _positions(forms: Iterable[tuple[str, ...]]) -> dict[str, tuple[int, ...]]:  # form -> positions, in order
+    found: dict[str, list[int]] = {}
+    for j, names in enumerate(forms):
+        for name in dict.fromkeys(names):
+            found.setdefault(name, []).append(j)
+    return {k: tuple(v) for k, v in found.items()}
+
+
 @lru_cache(maxsize=4096)
-def _claim_side(claim: str) -> _Claim:
-    """A claim text analysed once: the parts of one sentence and their citations share it."""
+def _claim_side(claim: str) -> _Claim:  # the parts of one sentence and their citations share it
     return _Claim(claim)
 
 
 @lru_cache(maxsize=4096)
-def _evidence_side(evidence: str) -> _Evidence:
-    """An evidence text analysed once: a service meets the same cited units again and again."""
+def _evidence_side(evidence: str) -> _Evidence:  # a service meets the same cited units again and again
     return _Evidence(evidence)
+
+
+@lru_cache(maxsize=64)
+def _token(accepted: frozenset[str]) -> str:
+    """The accepted relations as a string in memo keys (a key of strings alone is not walked by the collector)."""
+    return ",".join(sorted(accepted))
 
 
 @lru_cache(maxsize=64)
@@ -524,8 +525,7 @@ def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment
             by_term.setdefault(first, found_term)
             by_term.setdefault(first + 1, found_term)
     unfound: dict[int, bool] = {}  # claim word position -> its slot went unfound
-    for at, word, action, weight, parts, phrasal, verbal, after_word in side.plan:
-        lemma_, lower = word.lemma, word.lower
+    for at, lemma_, lower, action, weight, parts, phrasal, verbal, after_word in side.plan:
         if action == "oppose":
             opposed = _function_opposite(side, at, ev)
             if opposed:
@@ -576,7 +576,7 @@ def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment
 def _name_status(ev: _Evidence, phrase: str, head: str, accepted: frozenset[str]) -> tuple[str, str | None, str | None]:
     """A claim name not written in the evidence: a paraphrase of it there, another of its kind
     (a sibling or an opposite name), or missing; remembered per evidence text."""
-    key = ("name", phrase, head, accepted)
+    key = ("name", phrase, head, _token(accepted))
     found = ev.memo.get(key)
     if found is not None:
         return found  # type: ignore[return-value]
