@@ -263,8 +263,8 @@ def refresh_lineage(store: Store, written: Iterable[str] | None = None, *, also:
     it, so those rows are recomputed too. An empty table, or many changes, is computed again in full.
     """
     seeds = set(lineage_queries.stale_sources(store) if written is None else written) | set(also)
-    if not seeds:
-        return 0
+    if not seeds:  # a store upgraded from before the table has it empty: the next ingest fills it anyway
+        return rebuild_lineage(store) if written is not None and lineage_queries.lineage_table_empty(store) else 0
     if len(seeds) > FULL_REFRESH_AT or lineage_queries.lineage_table_empty(store):
         return rebuild_lineage(store)
     seeds |= {k for link in lineage_queries.links_touching(store, seeds) for k in (link["from_key"], link["to_key"])}
