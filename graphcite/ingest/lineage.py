@@ -219,21 +219,32 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _card(source: Mapping[str, Any] | None, revisions: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    return None if source is None else {"source": dict(source), "revisions": [dict(r) for r in revisions]}
+
+
 def lineage_row(key: str, index: LinkIndex, source: Mapping[str, Any] | None,
-                revisions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                revisions: Sequence[Mapping[str, Any]],
+                cards: Mapping[str, dict[str, Any] | None] | None = None) -> dict[str, Any]:
     """The source_lineage row of ``key``: its card (``source``: its source row, None if never ingested)
-    and its closure."""
-    card = None if source is None else _dumps({"source": dict(source), "revisions": [dict(r) for r in revisions]})
+    and its closure; with ``cards`` (key -> card, None for a key never ingested) the card also holds
+    ``closure``, the cards of every other key its closure's links name, so a reader needs no second lookup."""
+    links = closure_links(key, index)
+    card = _card(source, revisions)
+    if card is not None and cards is not None:
+        card["closure"] = {end: cards.get(end) for end in sorted({e for link in links for e in link[:2]} - {key})}
     return {"key": key, "current_revision": None if source is None else source["current_revision"],
-            "source_json": card, "links_json": _dumps(closure_links(key, index))}
+            "source_json": None if card is None else _dumps(card), "links_json": _dumps(links)}
 
 
 def _rows(keys: Iterable[str], index: LinkIndex, sources: Mapping[str, Mapping[str, Any]],
           revisions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of ``keys``; ``sources`` and ``revisions`` cover every key their closures name."""
     by_source: dict[str, list[Mapping[str, Any]]] = {}
     for revision in revisions:  # sorted by source and sequence
         by_source.setdefault(revision["source_key"], []).append(revision)
-    return [lineage_row(key, index, sources.get(key), by_source.get(key, ())) for key in sorted(keys)]
+    cards = {key: _card(source, by_source.get(key, ())) for key, source in sources.items()}
+    return [lineage_row(key, index, sources.get(key), by_source.get(key, ()), cards) for key in sorted(keys)]
 
 
 def computed_lineage(store: Store) -> list[dict[str, Any]]:
@@ -270,7 +281,8 @@ def refresh_lineage(store: Store, written: Iterable[str] | None = None, *, also:
     seeds |= {k for link in lineage_queries.links_touching(store, seeds) for k in (link["from_key"], link["to_key"])}
     affected = _walk_down(store, seeds)
     index = walk_up(store, affected)
-    sources = {row["key"]: row for row in graph_queries.source_rows(store, affected)}
+    named = affected | {end for links in index.out.values() for link in links for end in link[:2]}
+    sources = {row["key"]: row for row in graph_queries.source_rows(store, named)}
     rows = _rows(affected, index, sources, graph_queries.revision_rows(store, sources))
     with store.transaction():
         lineage_queries.replace_lineage_rows(store, affected, rows)
