@@ -93,6 +93,8 @@ UNSUPPORTED = [
     # a negated report is read whole: the frame does not hide its "not"
     ("Rangers report that the mountain pass has not been open since May.", "The mountain pass has been open since May."),
     ("Surveys show that the glacier is not thinning.", "The glacier is thinning."),
+    # a "not" in the clause a reporting verb reports is the claim's
+    ("They tell us that the dam is not the cause of the floods.", "The dam is the main cause of the floods."),
     # a reporting verb before a noun is a predicate like any other
     ("The gauges show a rising tide.", "The gauges record a rising tide."),
     # a listed count is the number of things listed
@@ -170,3 +172,13 @@ def test_a_curly_apostrophe_negates_like_a_straight_one() -> None:
     for text in ("The pump doesn\u2019t stop after a minute.", "The pump doesn't stop after a minute."):
         assert claim_negation(AtomicClaim(text=text, span=(0, len(text)))) == "n't"
 
+
+@pytest.mark.parametrize(("text", "cue"), [
+    ("They tell us that the dam is not the cause of the floods.", "not"),
+    ("Rangers say that the pass isn\u2019t open.", "n't"),
+    ("They tell us that the dam is the cause of the floods.", None),
+    ("The porter who is not wearing a cap is carrying the trunk.", None),
+])
+def test_a_negation_in_a_reported_clause_is_the_claims(text: str, cue: str | None) -> None:
+    part = decompose(text)[0]
+    assert claim_negation(part) == cue

@@ -31,13 +31,39 @@ def claim_negation(claim: AtomicClaim) -> str | None:
     as much carbon", which the reader left unanalysed). A "not" in a relative or conditional clause
     ("the man who is not wearing a hat is running") is not the claim's."""
     if claim.negated:
-        return claim.negation_cue or "not"
+        return (claim.negation_cue or "not").replace("\u2019", "'")
+    reported = _reported_negation(claim)
+    if reported:
+        return reported
     text = claim.text
     first = _AUX_FIRST.search(text)
     if first is None or _SUBORDINATE.search(text[:first.start()]):
         return None
     found = _MAIN_NEGATION.match(text[first.start():])
     return (found.group(1) or found.group(2)).lower().replace("\u2019", "'") if found else None
+
+
+# a reporting verb's "that" clause: "they tell us that ...", "scientists say that ..."
+_REPORTED = re.compile(r"^(?:(?:us|them|me|you|him|her)\s+)?that\s+(?P<clause>[^,;:]+)", re.I)
+_REPORTING_VERBS = frozenset({"say", "tell", "state", "report", "show", "find", "know", "think", "believe",
+                              "claim", "argue", "suggest", "indicate", "confirm", "reveal", "conclude", "note",
+                              "agree", "explain", "warn", "predict", "estimate", "announce", "observe"})
+
+
+def _reported_negation(claim: AtomicClaim) -> str | None:
+    """A negation in the clause a reporting verb reports ("they tell us that we are not the cause"):
+    the claim reader takes "that" for a relative pronoun and leaves the "not" out, but what is
+    reported is the claim's content, so its polarity is the claim's."""
+    words = {lemma(w) for w in (claim.predicate or "").split() if w.isalpha()}
+    found = _REPORTED.match(claim.object or "") if words & _REPORTING_VERBS else None
+    if found is None:
+        return None
+    clause = found.group("clause")
+    first = _AUX_FIRST.search(clause)
+    if first is None or _SUBORDINATE.search(clause[:first.start()]):
+        return None
+    negated = _MAIN_NEGATION.match(clause[first.start():])
+    return (negated.group(1) or negated.group(2)).lower().replace("\u2019", "'") if negated else None
 
 
 def states_predicate(claim: AtomicClaim, evidence: Evidence) -> bool:
