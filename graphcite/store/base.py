@@ -339,7 +339,8 @@ def open_store(db: str | os.PathLike[str] | None = None, *, read_only: bool = Fa
     """Open (creating if needed) the store at ``db`` / ``$GRAPHCITE_DB`` / ``./graphcite.duckdb``.
 
     ``db`` is a DuckDB file path or a ``postgresql://USER[:PASSWORD]@HOST:PORT/DB`` URL. ``threads``
-    caps DuckDB's worker threads for this connection (1 suits a few point reads, such as one chain:
-    no hand-offs to the worker pool); PostgreSQL ignores it (one backend process per connection).
+    sets DuckDB's worker threads (1 suits a few point reads, such as one chain: no hand-offs to the
+    worker pool). DuckDB keeps it per open database, not per connection: a second open of the same file
+    in one process changes it for the first too. PostgreSQL ignores it (one backend per connection).
     """
     return Store(db, read_only=read_only, threads=threads)
