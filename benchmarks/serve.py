@@ -2,7 +2,9 @@
 
 * answer checks per second of the bundled 7-claim answer (``POST /v1/check``), from ``--clients``
   concurrent keep-alive connections, bounded by ``--seconds`` and ``--max-requests``; once re-checking
-  the same stored answer, once with a new answer revision per request (new id: stored and decomposed).
+  the same stored answer, once with a new answer revision per request (new id: stored and decomposed),
+  and once with new claim text per request (``new text each``, :mod:`benchmarks.serve_text`: 7 claims,
+  every sentence new, so each is decomposed and verified; the figure a RAG application sees).
   Every response is read whole and parsed; a status other than 200 or a report without 7 claims is
   a failure. The client is :mod:`benchmarks.rawhttp` (asyncio on uvloop, real sockets); ``--client
   httpx`` or ``both`` adds httpx, which costs as much CPU per request as the server's HTTP layer and
@@ -51,6 +53,7 @@ from typing import Any
 from benchmarks.common import DATA, ROOT, emit
 from benchmarks.rawhttp import Connection, HTTPError
 from benchmarks.rawhttp import run as run_async
+from benchmarks.serve_text import NewTextAnswers
 
 ANSWER = ROOT / "graphcite" / "examples" / "answers" / "clean.json"
 CORPUS = ROOT / "graphcite" / "examples" / "corpus"
@@ -221,13 +224,15 @@ def _cpu_seconds(pid: int | None) -> float:
 
 
 async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: float, max_requests: int,
-                  new_answers: bool, client: str = "raw", pid: int | None = None) -> dict[str, Any]:
+                  new_answers: bool, client: str = "raw", pid: int | None = None,
+                  texts: NewTextAnswers | None = None) -> dict[str, Any]:
     """``POST /v1/check`` from ``clients`` concurrent keep-alive connections; every response is read,
     parsed and checked (status 200, 7 claims), and anything else is counted as a failure.
 
     ``pid``: the server process, whose CPU time per check is reported too (``server_cpu_ms``): unlike
     throughput, it hardly moves when other processes load the machine; ``client_cpu_ms`` is this
-    process's own (client and body parsing)."""
+    process's own (client and body parsing). ``texts``: each request's answer is the next of these
+    (new claim sentences each time, :mod:`benchmarks.serve_text`) instead of ``answer``."""
     latencies: list[float] = []
     failures = 0
     kinds: list[str] = []
@@ -242,6 +247,8 @@ async def _checks(url: str, answer: dict[str, Any], *, clients: int, seconds: fl
             kinds.append(reason)
 
     def body(number: int) -> bytes:
+        if texts is not None:
+            return json.dumps(texts.answer()).encode()
         return json.dumps({**answer, "answer_id": f"bench-{number}-{issued}"}).encode() if new_answers else same
 
     def checked(status: int, content: bytes) -> None:
@@ -415,11 +422,13 @@ def _measure(db: Path | str, answer: dict[str, Any], *, baseline: bool, clients:
     kinds = ("raw", "httpx") if client == "both" else (client,)
     try:
         run_async(_checks(server.url, answer, clients=4, seconds=5, max_requests=8, new_answers=False))  # warm
-        for new in (False, True):
+        texts = NewTextAnswers(answer)
+        for key in _WORKLOADS:
             for kind in kinds:
-                out["check" + (" new" if new else "") + (" httpx" if kind == "httpx" else "")] = run_async(_checks(
+                out[key + (" httpx" if kind == "httpx" else "")] = run_async(_checks(
                     server.url, answer, clients=clients, seconds=seconds, max_requests=max_requests,
-                    new_answers=new, client=kind, pid=server.process.pid))
+                    new_answers=key != "check", client=kind, pid=server.process.pid,
+                    texts=texts if key == "check text" else None))
         if gate:
             # "seen": each sentence streamed once, untimed, so the rows measure what their name says (the
             # first pass over a sentence is the "unseen" row's cost; the check requests above go through
@@ -466,9 +475,13 @@ def _measure_floor(answer: dict[str, Any], *, clients: int, seconds: float, max_
         server.stop()
 
 
+#: the answer-check rows: the same answer again, the same content under a new answer id, new claim text
+_WORKLOADS = ("check", "check new", "check text")
+
 _NAMES = {
     "check": ("serve check (7-claim answer), same answer", "checks_per_s", ">= 200 checks/s"),
-    "check new": ("serve check (7-claim answer), new answer each", "checks_per_s", ">= 200 checks/s"),
+    "check new": ("serve check (7-claim answer), new answer id each", "checks_per_s", ">= 200 checks/s"),
+    "check text": ("serve check (7-claim answer), new text each", "checks_per_s", ">= 200 checks/s"),
     "gate 1": ("serve gate per streamed sentence, seen, 1 stream", "p99_ms", "<= 5 ms p99"),
     "gate unseen": ("serve gate per streamed sentence, unseen, 1 stream", "p99_ms", "<= 5 ms p99"),
     "refused": ("serve gate per line, refused unverified (HTTP floor)", "p99_ms", None),
@@ -521,18 +534,19 @@ def run_against(tree: Path, repeat: int, clients: int = 50, seconds: float = 10,
     the round with the median throughput, ``runs`` every round's figure."""
     answer = json.loads(ANSWER.read_text(encoding="utf-8"))
     servers = {"baseline": Server(_store(), tree=tree), "served": Server(_store())}
+    texts = {name: NewTextAnswers(answer) for name in servers}  # each server sees the same new sentences
     results: dict[str, dict[str, list[dict[str, Any]]]] = {name: {} for name in servers}
     try:
         for server in servers.values():
             run_async(_checks(server.url, answer, clients=4, seconds=5, max_requests=8, new_answers=False))
         for turn in range(repeat):
             order = list(servers) if turn % 2 == 0 else list(reversed(servers))
-            for new in (False, True):
-                key = "check new" if new else "check"
+            for key in _WORKLOADS:
                 for name in order:
                     results[name].setdefault(key, []).append(run_async(_checks(
                         servers[name].url, answer, clients=clients, seconds=seconds, max_requests=max_requests,
-                        new_answers=new, client=client, pid=servers[name].process.pid)))
+                        new_answers=key != "check", client=client, pid=servers[name].process.pid,
+                        texts=texts[name] if key == "check text" else None)))
     finally:
         for server in servers.values():
             server.stop()

@@ -5,7 +5,8 @@
 thread CPU time: the group-commit writer (``CheckDesk._write``), preparing (``_prepare``), reading
 bodies (``_parsed``), DuckDB's own threads, and the rest (HTTP, the event loop, thread hand-offs).
 Checks are ``POST /v1/check`` of the bundled 7-claim answer from ``--clients`` connections, a new
-answer id per request (``--same``: the same answer), on a fresh copy of the bundled corpus store.
+answer id per request (``--same``: the same answer; ``--text``: new claim text each, as
+:mod:`benchmarks.serve_text` writes it), on a fresh copy of the bundled corpus store.
 ``--prior`` first runs the same-answer load for 10 s and idles 10 s, as ``benchmarks.serve``'s
 turns do. ``--against TREE`` runs the same child with TREE's ``graphcite`` (a worktree of an
 earlier commit), the two in turns.
@@ -31,12 +32,15 @@ HERE = Path(__file__).resolve()
 ROOT = HERE.parents[1]
 
 
-def _drive(url: str, *, seconds: float, clients: int, new: bool) -> dict[str, Any]:
-    """The raw client from ``benchmarks.serve`` in a process of its own (its CPU is not the server's)."""
+def _drive(url: str, *, seconds: float, clients: int, new: bool, text: int | None = None) -> dict[str, Any]:
+    """The raw client from ``benchmarks.serve`` in a process of its own (its CPU is not the server's);
+    ``text``: new claim text each request, answers numbered from this (each drive its own range)."""
+    texts = f"NewTextAnswers(answer, {text})" if text is not None else "None"
     code = (f"import json, sys; sys.path.insert(0, {str(ROOT)!r})\n"
             "from benchmarks.serve import _checks, ANSWER\nfrom benchmarks.rawhttp import run\n"
-            f"print(json.dumps(run(_checks({url!r}, json.loads(ANSWER.read_text()), clients={clients}, "
-            f"seconds={seconds}, max_requests=100000, new_answers={new}))))")
+            "from benchmarks.serve_text import NewTextAnswers\nanswer = json.loads(ANSWER.read_text())\n"
+            f"print(json.dumps(run(_checks({url!r}, answer, clients={clients}, "
+            f"seconds={seconds}, max_requests=100000, new_answers={new}, texts={texts}))))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -53,7 +57,7 @@ def _task_cpu() -> dict[int, float]:
     return out
 
 
-def child(seconds: float, clients: int, same: bool, prior: bool) -> dict[str, Any]:
+def child(seconds: float, clients: int, same: bool, prior: bool, text: bool = False) -> dict[str, Any]:
     """Serve, count, drive; the figures as a dict (run with the tree to measure as working directory)."""
     import uvicorn
 
@@ -91,14 +95,14 @@ def child(seconds: float, clients: int, same: bool, prior: bool) -> dict[str, An
         desk._write = counted("write", desk._write)
         desk._prepare = counted("prepare", desk._prepare)
         desk._parsed = counted("parse", desk._parsed)
-        _drive(url, seconds=3, clients=4, new=not same)
+        _drive(url, seconds=3, clients=4, new=not same, text=0 if text else None)
         if prior:
             _drive(url, seconds=10, clients=clients, new=False)
             time.sleep(10)
         for name in spent:
             spent[name] = 0.0
         before = _task_cpu()
-        result = _drive(url, seconds=seconds, clients=clients, new=not same)
+        result = _drive(url, seconds=seconds, clients=clients, new=not same, text=5000 if text else None)
         after = _task_cpu()
         python_threads = {t.native_id for t in threading.enumerate()}
         checks = max(1, result["requests"])
@@ -118,6 +122,7 @@ def child(seconds: float, clients: int, same: bool, prior: bool) -> dict[str, An
 def _run_child(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
     command = [sys.executable, str(HERE), "--child", "--seconds", str(args.seconds), "--clients", str(args.clients)]
     command += ["--same"] if args.same else []
+    command += ["--text"] if args.text else []
     command += ["--prior"] if args.prior else []
     done = subprocess.run(command, cwd=tree, capture_output=True, text=True, check=True,
                           env={**os.environ, "PYTHONPATH": str(tree)})
@@ -129,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--same", action="store_true", help="the same answer each time (default: a new id each)")
+    parser.add_argument("--text", action="store_true",
+                        help="new claim text each request (benchmarks.serve_text) instead of a new id")
     parser.add_argument("--prior", action="store_true", help="10 s of same-answer load and 10 s idle first")
     parser.add_argument("--against", type=Path, metavar="TREE", help="also measure TREE's graphcite, in turns")
     parser.add_argument("--repeat", type=int, default=1)
@@ -136,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.child:
         sys.path.insert(0, os.getcwd())
-        print(json.dumps(child(args.seconds, args.clients, args.same, args.prior)))
+        print(json.dumps(child(args.seconds, args.clients, args.same, args.prior, args.text)))
         return 0
     trees = {"served": ROOT} | ({"baseline": args.against.resolve()} if args.against else {})
     for turn in range(args.repeat):
