@@ -10,7 +10,8 @@ the package, licence in ``data/WORDNET-LICENSE``); it is read once, lazily, with
 Every function takes words in any case ("Break_up", "break up" and "BREAK UP" are one lemma), looks
 them up by their WordNet base forms ("geese" -> "goose", "strongest" -> "strong") and answers from
 dict and set look-ups cached per word; reading words into lemmas and senses is
-:mod:`graphcite.language.lexicon_forms`'s job.
+:mod:`graphcite.language.lexicon_forms`'s job, and the set operations each answer is made of
+(opposites, ancestors, classes of a set of synsets) are :mod:`graphcite.language.lexicon_sets`'s.
 
 Choices that keep the answers safe for a checker:
 
@@ -56,11 +57,30 @@ from graphcite.language.lexicon_forms import (
     degree_pairs,
     is_known,
     is_verb_form,
-    lookup,
     normalise,
     pos_letter,
     readings_of,
     senses_of,
+)
+from graphcite.language.lexicon_sets import (
+    NONE,
+    all_ancestors,
+    all_near_classes,
+    all_parents,
+    ancestors,
+    classes_above,
+    depth,
+    general_of,
+    instance_classes,
+    lemma_opposites,
+    noun_classes,
+    opposites,
+    steps_up,
+    topics,
+    wholes,
+    with_adjectives,
+    with_heads,
+    with_pertained,
 )
 
 __all__ = [
@@ -92,11 +112,6 @@ Relation = Literal["same", "synonym", "antonym", "hypernym", "hyponym", "derived
 RELATIONS: Final[tuple[str, ...]] = ("same", "synonym", "antonym", "hypernym", "hyponym", "derived",
                                      "sibling", "topic")
 """What :func:`related` can answer, in the order it tests them (the first that holds wins)."""
-
-_MIN_COHYPONYM_DEPTH = 7  # a shared class this deep is a real kind ("precipitation"), not "device" or "covering"
-_CLASS_REACH = 3  # hypernym steps from a thing up to a class a claim may name it by ("guitar" -> "instrument")
-_MIN_NOUN_DEPTH = 3  # nouns nearer the root ("entity", "physical entity", "object", "whole") are too general
-_NONE: frozenset[int] = frozenset()
 
 
 # -- synonyms ------------------------------------------------------------------------------------
@@ -132,59 +147,19 @@ def is_synonym(a: str, b: str) -> bool:
 # -- antonyms ------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=131_072)
-def _own(synsets: frozenset[int]) -> frozenset[int]:
-    """The synsets and, for adverbs, the adjective synsets they come from ("sparsely" -> "sparse")."""
-    lex = _lexicon()
-    out = set(synsets)
-    for s in synsets:
-        if lex.pos[s] == "r":
-            out.update(lex.pertains_to.get(s, ()))
-    return frozenset(out)
-
-
-@lru_cache(maxsize=131_072)
-def _up(synsets: frozenset[int]) -> frozenset[int]:
-    """:func:`_own` plus the cluster heads of the satellites among them ("ponderous" -> "heavy")."""
-    heads = _lexicon().adj_head
-    own = _own(synsets)
-    return own | {heads[s] for s in own if s in heads}
-
-
-@lru_cache(maxsize=131_072)
-def _opposites(synsets: frozenset[int]) -> frozenset[int]:
-    """Every synset a WordNet antonym pointer links to one of ``synsets``."""
-    links = _lexicon().antonym_links
-    return frozenset().union(*(links.get(s, ()) for s in synsets))
-
-
-@lru_cache(maxsize=131_072)
-def _with_adjectives(lemmas: frozenset[int]) -> frozenset[int]:
-    """Lemma ids plus, for adverbs, the adjectives they come from ("heavily" -> "heavy")."""
-    bases = _lexicon().adverb_bases
-    return lemmas.union(*(bases.get(x, ()) for x in lemmas))
-
-
-@lru_cache(maxsize=131_072)
-def _lemma_opposites(lemmas: frozenset[int]) -> frozenset[int]:
-    """The lemma-level antonyms (WordNet's and the curated ones) of the lemmas or their adjectives."""
-    pairs = _lexicon().antonym_words
-    return frozenset().union(*(pairs.get(x, ()) for x in _with_adjectives(lemmas)))
-
-
 def _opposed(a: Senses, b: Senses) -> bool:
     for degree, lemmas in a.lemmas.items():
         others = b.lemmas.get(degree)
-        if others and _lemma_opposites(lemmas) & _with_adjectives(others):
+        if others and lemma_opposites(lemmas) & with_adjectives(others):
             return True
     for sa, sb in degree_pairs(a, b):
-        own_a, own_b = _own(sa), _own(sb)
-        if _opposites(own_a) & own_b:
+        own_a, own_b = with_pertained(sa), with_pertained(sb)
+        if opposites(own_a) & own_b:
             return True  # a direct WordNet antonym between two dominant senses
-        up_a, up_b = _up(sa), _up(sb)
+        up_a, up_b = with_heads(sa), with_heads(sb)
         if up_a & up_b:
             continue  # the words share a cluster: near-synonyms in some sense, so no indirect opposition
-        if _opposites(up_a) & own_b or _opposites(up_b) & own_a:
+        if opposites(up_a) & own_b or opposites(up_b) & own_a:
             return True  # a satellite against the head its own head is opposed to ("ponderous"/"light")
     return False
 
@@ -207,76 +182,26 @@ def antonyms(word: str, pos: str | None = None) -> frozenset[str]:
     found = senses_of(normalise(word), pos_letter(pos))
     if not found.active:
         return frozenset()
-    return frozenset(lex.words[y] for y in _lemma_opposites(found.lemmas.get(0, frozenset())))
+    return frozenset(lex.words[y] for y in lemma_opposites(found.lemmas.get(0, frozenset())))
 
 
 # -- kinds ---------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=131_072)
-def _ancestors(synset: int) -> frozenset[int]:
-    """Every hypernym and instance hypernym above a synset, transitively."""
-    lex = _lexicon()
-    parents = lex.hypernyms[synset] + lex.instance_of.get(synset, ())
-    out: set[int] = set(parents)
-    for parent in parents:
-        out |= _ancestors(parent)
-    return frozenset(out)
-
-
-@lru_cache(maxsize=131_072)
-def _depth(synset: int) -> int:
-    """Hypernym steps from a synset up to the nearest root of its hierarchy (entity: 0, object: 2)."""
-    lex = _lexicon()
-    parents = lex.hypernyms[synset] + lex.instance_of.get(synset, ())
-    return 1 + min(map(_depth, parents)) if parents else 0
-
-
-def _specific(synset: int) -> bool:
-    """Whether a synset may serve as the general term of :func:`is_kind_of`: not a top-level noun
-    ("entity", "object", "whole") or a root verb ("act", "change"), which every word would reach."""
-    return _depth(synset) >= (_MIN_NOUN_DEPTH if _lexicon().pos[synset] == "n" else 1)
-
-
-@lru_cache(maxsize=131_072)
-def _general(synsets: frozenset[int]) -> frozenset[int]:
-    """The synsets among ``synsets`` that may serve as a general term (see :func:`_specific`)."""
-    return frozenset(filter(_specific, synsets))
-
-
-@lru_cache(maxsize=131_072)
-def _all_ancestors(synsets: frozenset[int]) -> frozenset[int]:
-    """Every synset above any of ``synsets`` (asking "is any one's ancestor in G" is asking this once)."""
-    return frozenset().union(*map(_ancestors, synsets))
-
-
-
 def _kind_of(a: Senses, b: Senses) -> bool:
-    general = _general(b.by_degree.get(0, _NONE))
+    general = general_of(b.by_degree.get(0, NONE))
     if not general:
         return False
-    return not _all_ancestors(a.by_degree.get(0, _NONE)).isdisjoint(general)
-
-
-@lru_cache(maxsize=131_072)
-def _parents(synset: int) -> frozenset[int]:
-    lex = _lexicon()
-    return frozenset(lex.hypernyms[synset] + lex.instance_of.get(synset, ()))
-
-
-@lru_cache(maxsize=131_072)
-def _all_parents(synsets: frozenset[int]) -> frozenset[int]:
-    """The direct hypernyms and instance classes of any of ``synsets``."""
-    return frozenset().union(*map(_parents, synsets))
+    return not all_ancestors(a.by_degree.get(0, NONE)).isdisjoint(general)
 
 
 def _kind_of_either(a: Senses, b: Senses) -> bool:
     """A direct kind through one side's less used senses, the other side's senses staying dominant:
     "hike" (its walking sense) is a kind of "walk"; "meat" of "food" (its general sense). One step
     only: further up, a rare sense reaches almost anything ("lead" as graphite, a kind of carbon)."""
-    general = _general(b.by_degree.get(0, _NONE))
-    return (not _all_parents(a.every).isdisjoint(general)
-            or not _all_parents(a.by_degree.get(0, _NONE)).isdisjoint(_general(b.every)))
+    general = general_of(b.by_degree.get(0, NONE))
+    return (not all_parents(a.every).isdisjoint(general)
+            or not all_parents(a.by_degree.get(0, NONE)).isdisjoint(general_of(b.every)))
 
 
 def is_kind_of(a: str, b: str) -> bool:
@@ -287,34 +212,9 @@ def is_kind_of(a: str, b: str) -> bool:
     return _test("kind", normalise(a), normalise(b))
 
 
-def _steps_up(synset: int, reach: int) -> frozenset[int]:
-    """The classes at most ``reach`` hypernym (or instance) steps above a synset."""
-    lex = _lexicon()
-    out: set[int] = set()
-    layer = {synset}
-    for _ in range(reach):
-        layer = {p for s in layer for p in (*lex.hypernyms[s], *lex.instance_of.get(s, ()))}
-        out |= layer
-    return frozenset(out)
-
-
-@lru_cache(maxsize=65_536)
-def _noun_classes(synsets: frozenset[int]) -> frozenset[int]:
-    """The noun synsets among ``synsets`` general enough to be a class."""
-    lex = _lexicon()
-    return frozenset(s for s in synsets if lex.pos[s] == "n" and _specific(s))
-
-
-@lru_cache(maxsize=65_536)
-def _classes_above(synsets: frozenset[int]) -> frozenset[int]:
-    """The classes at most :data:`_CLASS_REACH` steps above any noun synset among ``synsets``."""
-    lex = _lexicon()
-    return frozenset().union(*(_steps_up(s, _CLASS_REACH) for s in synsets if lex.pos[s] == "n"))
-
-
 def _class_of(general: Senses, specific: Senses) -> bool:
-    classes = _noun_classes(general.every)
-    return bool(classes) and not _classes_above(specific.by_degree.get(0, _NONE)).isdisjoint(classes)
+    classes = noun_classes(general.every)
+    return bool(classes) and not classes_above(specific.by_degree.get(0, NONE)).isdisjoint(classes)
 
 
 @lru_cache(maxsize=262_144)
@@ -334,15 +234,6 @@ def is_class_of(general: str, specific: str) -> bool:
 # -- derivations and topics ----------------------------------------------------------------------
 
 
-@lru_cache(maxsize=65_536)
-def _family(synsets: frozenset[int]) -> frozenset[int]:
-    links = _lexicon().derivation_links
-    out = set(synsets)
-    for s in synsets:
-        out |= links.get(s, frozenset())
-    return frozenset(out)
-
-
 def _derived(a: Senses, b: Senses) -> bool:
     """A lemma-level derivation or pertainym between the words, in any sense: they share a stem."""
     links = _lexicon().derived_words
@@ -358,16 +249,9 @@ def _topical(a: Senses, b: Senses) -> bool:
     sense of the other ("physician" -> "doctor" (verb) -> medicine)."""
     for first, second in ((a, b), (b, a)):
         mine, theirs = first.by_degree.get(0), second.by_degree.get(0)
-        if mine and theirs and not _topics(mine).isdisjoint(theirs):
+        if mine and theirs and not topics(mine).isdisjoint(theirs):
             return True
     return False
-
-
-@lru_cache(maxsize=65_536)
-def _topics(synsets: frozenset[int]) -> frozenset[int]:
-    """The topic domains of ``synsets`` and of the synsets derived from them."""
-    domains = _lexicon().domains
-    return frozenset().union(*(domains.get(s, _NONE) for s in _family(synsets)))
 
 
 def is_derived(a: str, b: str) -> bool:
@@ -378,37 +262,12 @@ def is_derived(a: str, b: str) -> bool:
 # -- siblings ------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=65_536)
-def _classes(instance: int) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
-    """The classes of a named instance, with their parents, with their parents and grandparents
-    ("Paris": national capital; + capital, city; + municipality, ...)."""
-    lex = _lexicon()
-    direct = frozenset(lex.instance_of.get(instance, ()))
-    parents = direct.union(*(lex.hypernyms[c] for c in direct))
-    grandparents = parents.union(*(lex.hypernyms[c] for c in parents))
-    return direct, parents, grandparents
-
-
 def _comparable(x: int, y: int) -> bool:
     """Whether two instances are of one kind: one's class is at most two steps above the other's
     ("Lyon" a city, "Paris" a national capital, a kind of city), or their classes share a parent
     ("Turkey" a country, "Greece" a Balkan country; not "Ohio" an American state and "France")."""
-    (dx, px, gx), (dy, py, gy) = _classes(x), _classes(y)
+    (dx, px, gx), (dy, py, gy) = instance_classes(x), instance_classes(y)
     return bool(dx & gy or dy & gx or px & py)
-
-
-@lru_cache(maxsize=65_536)
-def _wholes(place: int) -> frozenset[int]:
-    """Everything a named instance is part of, transitively ("Lyon": France, Europe, ...)."""
-    lex = _lexicon()
-    out: set[int] = set()
-    stack = list(lex.part_of.get(place, ()))
-    while stack:
-        whole = stack.pop()
-        if whole not in out:
-            out.add(whole)
-            stack.extend(lex.part_of.get(whole, ()))
-    return frozenset(out)
 
 
 @lru_cache(maxsize=65_536)
@@ -429,7 +288,7 @@ def _places(form: str) -> frozenset[int]:
 def _instance_siblings(a: frozenset[int], b: frozenset[int]) -> bool:
     """Two readings of comparable classes, and no two readings the same or one inside the other
     ("georgia" / "united states": the state is part of the country, so not siblings)."""
-    if a & b or any(y in _wholes(x) or x in _wholes(y) for x in a for y in b):
+    if a & b or any(y in wholes(x) or x in wholes(y) for x in a for y in b):
         return False
     return any(_comparable(x, y) for x in a for y in b)
 
@@ -448,32 +307,11 @@ def _class_siblings(form_a: str, form_b: str) -> bool:
     sa, sb = _members(form_a), _members(form_b)
     if sa & sb:
         return False
-    return any(safe[x] == safe[y] and y not in _ancestors(x) and x not in _ancestors(y) for x in sa for y in sb)
+    return any(safe[x] == safe[y] and y not in ancestors(x) and x not in ancestors(y) for x in sa for y in sb)
 
 
 def _siblings(form_a: str, form_b: str) -> bool:
     return _instance_siblings(_places(form_a), _places(form_b)) or _class_siblings(form_a, form_b)
-
-
-@lru_cache(maxsize=131_072)
-def _near_classes(synset: int) -> frozenset[int]:
-    """The classes at most three hypernym steps above a synset, general enough to group things
-    ("dog": canine, carnivore, placental) but never the top levels every noun reaches."""
-    lex = _lexicon()
-    out: set[int] = set()
-    layer = {synset}
-    for _ in range(3):
-        layer = {p for s in layer for p in lex.hypernyms[s]}
-        out |= layer
-    physical = _physical()
-    return frozenset(c for c in out if _depth(c) >= _MIN_COHYPONYM_DEPTH and _ancestors(c) & physical)
-
-
-@lru_cache(maxsize=1)
-def _physical() -> frozenset[int]:
-    """WordNet's "physical entity": things and natural processes, not acts, speech or ideas."""
-    lemma = lookup("physical entity")
-    return frozenset(_lexicon().senses[lemma]) if lemma is not None else frozenset()
 
 
 @lru_cache(maxsize=131_072)
@@ -490,13 +328,7 @@ def is_cohyponym(a: str, b: str) -> bool:
     sa, sb = senses_of(fa, "n"), senses_of(fb, "n")
     if not (sa.active and sb.active):
         return False
-    return not _all_near_classes(sa.by_degree.get(0, _NONE)).isdisjoint(_all_near_classes(sb.by_degree.get(0, _NONE)))
-
-
-@lru_cache(maxsize=65_536)
-def _all_near_classes(synsets: frozenset[int]) -> frozenset[int]:
-    """:func:`_near_classes` of any of ``synsets``."""
-    return frozenset().union(*map(_near_classes, synsets))
+    return not all_near_classes(sa.by_degree.get(0, NONE)).isdisjoint(all_near_classes(sb.by_degree.get(0, NONE)))
 
 
 def is_sibling(a: str, b: str) -> bool:
@@ -548,7 +380,7 @@ def _adjective_clusters(form: str) -> frozenset[int]:
     for lemma in found.lemmas.get(0, frozenset()):  # "darkened" -> "darken" -> "dark"
         for other in lex.derived_words.get(lemma, frozenset()):
             synsets.update(s for s in lex.senses[other] if lex.pos[s] in "as")
-    return _up(frozenset(synsets))
+    return with_heads(frozenset(synsets))
 
 
 _MIN_ATTRIBUTE_DEPTH = 4  # "color" (visual property), not "condition" or "property"
@@ -562,8 +394,8 @@ def _attribute_classes(form: str) -> frozenset[int]:
     found = senses_of(form)
     nouns = {s for lemma in found.lemmas.get(0, frozenset()) for other in lex.derived_words.get(lemma, frozenset())
              for s in lex.senses[other] if lex.pos[s] == "n"}
-    classes = set(nouns).union(*(_steps_up(s, 2) for s in nouns)) if nouns else set()
-    return frozenset(c for c in classes if _depth(c) >= _MIN_ATTRIBUTE_DEPTH)
+    classes = set(nouns).union(*(steps_up(s, 2) for s in nouns)) if nouns else set()
+    return frozenset(c for c in classes if depth(c) >= _MIN_ATTRIBUTE_DEPTH)
 
 
 def same_attribute(a: str, b: str) -> bool:
