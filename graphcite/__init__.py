@@ -6,7 +6,7 @@ them, query and export the evidence graph, evaluate the verifier.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphcite.errors import (
     AnswerFormatError,
@@ -16,7 +16,16 @@ from graphcite.errors import (
     StoreError,
     StoreLockedError,
 )
-from graphcite.store import Store, open_store
+
+if TYPE_CHECKING:
+    from graphcite.claims.answers import add_answer
+    from graphcite.claims.decompose import decompose
+    from graphcite.claims.formats import load_answer
+    from graphcite.ingest import ingest
+    from graphcite.ingest.values import extract_values
+    from graphcite.lifecycle import answerable
+    from graphcite.store import Store, open_store
+    from graphcite.verify.check import check_answer, verify_answer
 
 __all__ = [
     "AnswerFormatError",
@@ -41,6 +50,8 @@ __all__ = [
 __version__ = "0.1.0"
 
 _LAZY = {
+    "Store": ("graphcite.store", "Store"),
+    "open_store": ("graphcite.store", "open_store"),
     "ingest": ("graphcite.ingest", "ingest"),
     "extract_values": ("graphcite.ingest.values", "extract_values"),
     "load_answer": ("graphcite.claims.formats", "load_answer"),
@@ -53,7 +64,11 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    """Import the heavy stages (spaCy, pint) only when first used, so the CLI starts fast."""
+    """Import the store (SQLModel, pyarrow) and the heavy stages (spaCy, pint) only when first used.
+
+    ``import graphcite`` (which every ``graphcite`` command does) then costs little more than the error
+    catalogue, and ``graphcite --help`` imports neither.
+    """
     if name in _LAZY:
         import importlib
 

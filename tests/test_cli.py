@@ -84,3 +84,46 @@ def test_user_mistakes_exit_2_with_one_line(tmp_path: Path, args: list[str]) -> 
     lines = [line for line in result.output.strip().splitlines() if line.strip()]
     assert len(lines) == 1 and re.match(r"error: E\d{3} \S", lines[0]), result.output
     assert "Traceback" not in result.output
+
+
+# -- start-up: the read-only commands never import the language stack ------------------------------
+#: Top-level packages a command that reads no sentence must not import (each costs 0.1-1 s at start).
+LANGUAGE_PACKAGES = {"spacy", "thinc", "pint", "ray"}
+
+
+def _imported(args: list[str]) -> set[str]:
+    """Top-level packages a fresh ``python -m graphcite ARGS`` process imports (from ``-X importtime``)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "graphcite", *args], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stdout[-1000:] + done.stderr[-3000:]
+    return {line.rsplit("|", 1)[1].strip().split(".")[0] for line in done.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
+@pytest.fixture(scope="module")
+def checked_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """(store path, claim id): one ingested document and one checked answer citing it."""
+    root = tmp_path_factory.mktemp("startup")
+    (root / "docs").mkdir()
+    (root / "docs" / "a.md").write_text("# Limits\n\nUploads are capped at 25 MB per file.\n", encoding="utf-8")
+    db = str(root / "s.duckdb")
+    assert runner.invoke(app, ["ingest", str(root / "docs"), "--db", db]).exit_code == 0
+    answer = root / "answer.json"
+    answer.write_text(json.dumps({"answer_id": "x", "claims": [
+        {"text": "Uploads are capped at 25 MB per file.",
+         "citations": [{"source": "a.md", "quote": "Uploads are capped at 25 MB per file."}]}]}))
+    checked = runner.invoke(app, ["check", str(answer), "--db", db, "--json"])
+    assert checked.exit_code == 0, checked.output
+    return db, json.loads(checked.output)["claims"][0]["claim_id"]
+
+
+@pytest.mark.parametrize("args", [["--help"], ["chain", "--help"], ["chain", "{claim}"], ["chain", "x", "--json"],
+                                  ["audit", "independence", "{claim}"],
+                                  ["export", "--format", "json", "--claim", "{claim}", "--out", "{out}"]])
+def test_read_only_commands_start_without_the_language_stack(checked_db: tuple[str, str], tmp_path: Path,
+                                                             args: list[str]) -> None:
+    """``chain``, ``audit independence`` and ``export`` read stored rows only: spaCy, pint and Ray stay unloaded."""
+    db, claim = checked_db
+    args = [a.replace("{claim}", claim).replace("{out}", str(tmp_path / "g.json")) for a in args]
+    imported = _imported(args if "--help" in args else [*args, "--db", db])
+    assert "graphcite" in imported and not imported & LANGUAGE_PACKAGES, sorted(imported & LANGUAGE_PACKAGES)

@@ -19,7 +19,7 @@ import math
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -28,7 +28,6 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from graphcite.errors import GraphciteError, make_error
-from graphcite.models import STATUS_DISPLAY, UNVERIFIED_DISPLAY
 
 __all__ = [
     "STYLES",
@@ -73,11 +72,40 @@ DbOption = Annotated[str | None, typer.Option("--db", help="DuckDB file or postg
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of a table or tree")]
 AudienceOption = Annotated[str, typer.Option("--audience", help="public hides restricted sources' text and ids")]
 
-# symbol + word for each status, from the one table in graphcite.models
-SYMBOLS = {**{str(status): f"{symbol} {word}" for status, (symbol, word, _) in STATUS_DISPLAY.items()},
-           "unverified": f"{UNVERIFIED_DISPLAY[0]} {UNVERIFIED_DISPLAY[1]}"}
-STYLES = {**{str(status): colour for status, (_, _, colour) in STATUS_DISPLAY.items()},
-          "unverified": UNVERIFIED_DISPLAY[2]}
+
+class _StatusTable(Mapping[str, str]):
+    """status -> one field of its display (symbol, word, colour), from the one table in graphcite.models.
+
+    Filled on first use: importing graphcite.models (SQLModel) is most of what ``graphcite --help``
+    would otherwise spend starting up, and most commands print no status at all.
+    """
+
+    def __init__(self, shown: Callable[[tuple[str, str, str]], str]) -> None:
+        self._shown = shown
+        self._table: dict[str, str] | None = None
+
+    def _filled(self) -> dict[str, str]:
+        if self._table is None:
+            from graphcite.models import STATUS_DISPLAY, UNVERIFIED_DISPLAY
+
+            self._table = {**{str(status): self._shown(display) for status, display in STATUS_DISPLAY.items()},
+                           "unverified": self._shown(UNVERIFIED_DISPLAY)}
+        return self._table
+
+    def __getitem__(self, status: str) -> str:
+        return self._filled()[status]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._filled())
+
+    def __len__(self) -> int:
+        return len(self._filled())
+
+
+#: symbol + word for each status
+SYMBOLS: Mapping[str, str] = _StatusTable(lambda display: f"{display[0]} {display[1]}")
+#: rich colour for each status
+STYLES: Mapping[str, str] = _StatusTable(lambda display: display[2])
 
 EXIT_USAGE = 2
 EXIT_BUG = 70  # EX_SOFTWARE: not the user's fault

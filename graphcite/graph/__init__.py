@@ -3,9 +3,14 @@
 Support chains (what a claim rests on, up to its primary authorities), independence (attestations
 against independent authorities) and conflicts (current sources that disagree). Every question about
 one claim or answer builds only that neighbourhood, with a few bulk queries.
+
+:func:`conflicts` reads sentences with the verifier's language (spaCy, pint); it is imported on first
+use, so a chain or an audit of independence never loads them.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from graphcite.graph.build import (
     EDGE_KINDS,
@@ -19,8 +24,10 @@ from graphcite.graph.build import (
     select,
 )
 from graphcite.graph.chain import chain, claim_tree, source_tree
-from graphcite.graph.conflicts import conflicts
 from graphcite.graph.independence import audit_independence, independence, primary_authorities
+
+if TYPE_CHECKING:
+    from graphcite.graph.conflicts import conflicts
 
 __all__ = [
     "EDGE_KINDS",
@@ -40,3 +47,13 @@ __all__ = [
     "select",
     "source_tree",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``conflicts``, imported with the language it reads on first use."""
+    if name == "conflicts":
+        from graphcite.graph.conflicts import conflicts
+
+        globals()[name] = conflicts
+        return conflicts
+    raise AttributeError(f"module 'graphcite.graph' has no attribute {name!r}")

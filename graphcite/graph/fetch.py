@@ -27,13 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphcite.errors import InputError, NotFoundError
-from graphcite.ingest import lineage
-from graphcite.ingest.lineage import MAX_LINEAGE_LEVELS
 from graphcite.models import LINEAGE_RELATIONS, SOURCE_RELATIONS
 from graphcite.store import Store
 from graphcite.store.queries import graph as q
 from graphcite.store.queries import lineage as lineage_q
 from graphcite.store.queries.graph import ids_filter, rows_for_ids
+from graphcite.store.queries.lineage import MAX_LINEAGE_LEVELS
 
 __all__ = [
     "LINEAGE_RELATIONS",
@@ -306,6 +305,9 @@ def _closures(store: Store, got: Fetched, start: set[str], cards: _Cards) -> lis
         closures += json.loads(row["links_json"])
     missing = start - {row["key"] for row in rows}
     if missing:
+        # graphcite.ingest (the package) imports ingest's heavy stages (spaCy, pint): only for this fallback
+        from graphcite.ingest import lineage
+
         cards.unknown |= missing
         index = lineage.walk_up(store, missing)
         for key in sorted(missing):

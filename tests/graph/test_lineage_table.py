@@ -296,6 +296,13 @@ def test_an_edited_store_reads_like_the_walk(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------------------------
 
 
+def test_ingest_writes_closures_as_deep_as_the_graph_reads_them() -> None:
+    """The depth is the table's contract (graphcite.store.queries.lineage); ingest's walk must use the same."""
+    from graphcite.store.queries.lineage import MAX_LINEAGE_LEVELS as read_depth
+
+    assert MAX_LINEAGE_LEVELS == read_depth == fetchmod.MAX_LINEAGE_LEVELS == 64
+
+
 @pytest.mark.parametrize("length", [MAX_LINEAGE_LEVELS - 1, MAX_LINEAGE_LEVELS, MAX_LINEAGE_LEVELS + 1, 70])
 def test_a_deep_lineage_is_cut_at_the_same_level(any_store: Store, length: int) -> None:
     now = dt.datetime(2024, 1, 1)

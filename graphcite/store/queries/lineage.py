@@ -16,6 +16,7 @@ from graphcite.store.base import Store
 from graphcite.store.queries.graph import REVISION_COLUMNS, SOURCE_COLUMNS, ids_filter, rows_for_ids
 
 __all__ = [
+    "MAX_LINEAGE_LEVELS",
     "all_followed_links",
     "all_revision_rows",
     "all_source_rows",
@@ -26,6 +27,10 @@ __all__ = [
     "replace_lineage_rows",
     "stale_sources",
 ]
+
+#: A walk upward stops after this many levels: a row's closure holds links of levels 0..63 (keys at most
+#: 63 levels above its key are visited). Ingest writes the rows to this depth and the graph reads them so.
+MAX_LINEAGE_LEVELS = 64
 
 _LINK_COLUMNS = "link_id, from_key, to_key, relation, declared_in"
 
