@@ -33,6 +33,7 @@ import anyio.to_thread
 from graphcite.claims.formats import AnswerLimits
 from graphcite.serve.checkpoint import Checkpointer
 from graphcite.serve.checks import CheckDesk
+from graphcite.serve.collector import Collector
 from graphcite.serve.reviewers import ensure_reviewer_table
 from graphcite.serve.warm import WarmReads, WarmView
 from graphcite.store import Store, open_store
@@ -107,6 +108,9 @@ class Service:
         #: checkpoints a DuckDB store this service owns (opened, or was handed to close) when it is idle
         self.checkpointer = (Checkpointer(self) if self.desk is not None and self._owns_store
                              and self.store.engine == "duckdb" and not self.store.read_only else None)
+        #: views borrowed so far (the collector's sign of activity)
+        self.activity = 0
+        self.collector: Collector | None = None
         self.closed = False
 
     # -- store views ------------------------------------------------------------------------------
@@ -120,6 +124,7 @@ class Service:
         """A store view for this thread's exclusive use until the block ends (reads only)."""
         with self._pool_lock:
             view = self._free.pop() if self._free else self._new_view()
+            self.activity += 1
         try:
             self.warm.revalidate(view)
             yield WarmView(view, self.warm)  # type: ignore[misc]  # reads evidence from memory once warm
@@ -197,12 +202,16 @@ class Service:
             # tens of milliseconds)
             gc.collect()
             gc.freeze()
+            if self.collector is None:  # and what survives each full collection from now on
+                self.collector = Collector(lambda: self.activity)
 
     def close(self) -> None:
         """Close every view, then the store (when the service opened it)."""
         if self.closed:
             return
         self.closed = True
+        if self.collector is not None:
+            self.collector.stop()
         if self.checkpointer is not None:
             self.checkpointer.stop()
         for view in self._views:
