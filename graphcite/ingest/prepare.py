@@ -381,28 +381,26 @@ def _add_rows(key: str, revision_id: str, doc: ParsedDocument, doc_status: str |
 
 
 class _Postings:
-    """A file's ``term_posting`` rows as two columns: each term, and the unit it belongs to as an index
-    into the file's unit ids (one Arrow ``take`` makes the id column, instead of a tuple per row)."""
+    """A file's ``term_posting`` rows as two columns: each term, and the id of the unit it belongs to
+    (lists extended per unit and converted once per batch, instead of a tuple per row)."""
 
     def __init__(self, into: RowBatches) -> None:
         self.into = into
         self.terms: list[str] = []
-        self.owners: list[int] = []
         self.unit_ids: list[str] = []
 
     def add(self, unit_id: str, terms: list[str]) -> None:
         self.terms.extend(terms)
-        self.owners.extend([len(self.unit_ids)] * len(terms))
-        self.unit_ids.append(unit_id)
+        self.unit_ids.extend([unit_id] * len(terms))
         if len(self.terms) >= _POSTING_BATCH_ROWS:
             self.flush()
 
     def flush(self) -> None:
         if self.terms:
-            unit_ids = pa.array(self.unit_ids, type=pa.string()).take(pa.array(self.owners, type=pa.int32()))
-            self.into.add_batch(pa.RecordBatch.from_arrays([pa.array(self.terms, type=pa.string()), unit_ids],
-                                                           schema=_POSTING_SCHEMA))
-        self.terms, self.owners, self.unit_ids = [], [], []
+            self.into.add_batch(pa.RecordBatch.from_arrays(
+                [pa.array(self.terms, type=pa.string()), pa.array(self.unit_ids, type=pa.string())],
+                schema=_POSTING_SCHEMA))
+        self.terms, self.unit_ids = [], []
 
 
 def _first_heading(doc: ParsedDocument) -> str | None:

@@ -510,3 +510,35 @@ def test_plain_fast_path_matches_the_full_path(items: list[tuple[int, str, str, 
 
     text = "".join(f"{n}{space}{unit}{joiner}" for n, space, unit, joiner in items)
     assert _extract(text, None) == _extract(text, None, fast=False)
+
+
+_TOKEN_PIECES = ["abc", "x", "v", "V", "Q", "q", "USD", "EUR", "é", "Ab", "_", "#", "§", ".", ":", "/", "-", "−", ",",
+                 "`", " ", "(", "3", "42", "2024", "1.5", "0x1f", "19bda8a225", "ms", "days", "%", "one", "\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_TOKEN_PIECES), max_size=14))
+def test_identifier_prefilter_matches_the_full_path(pieces: list[str]) -> None:
+    """Digits in identifiers, hashes and code tokens ("abc123", "x_2", "#42", "a1.b2", "v2", "USD5",
+    "Q3 2024") are skipped by the pre-filter exactly where the full reader skips them."""
+    from graphcite.ingest.values import _extract
+
+    text = "".join(pieces)
+    assert _extract(text, None) == _extract(text, None, fast=False)
+
+
+@pytest.mark.parametrize("text", ["abc`3 days", "x`42 ms", "a(5 s", "é5 days", "x_2 days", "#4 retries", "§3 s",
+                                  "a1.5 s", "b:30 min", "c/3 days", "d-4 h", "e−4 h", "f,5 s", "-4 h", ".5 s",
+                                  "ab v2.1", "abcdeUSD5", "xUSD5", "USD5", "aQ3 2024", "Q3 2024", "v3.2", "1v2"])
+def test_identifier_prefilter_matches_the_full_path_on_edges(text: str) -> None:
+    from graphcite.ingest.values import _extract
+
+    assert _extract(text, None) == _extract(text, None, fast=False)
+
+
+def test_identifier_prefilter_keeps_prefixed_values() -> None:
+    """The pre-filter leaves versions, quarters and currency codes glued to digits to their readers."""
+    from graphcite.ingest.values import _extract
+
+    kinds = [v.kind for v in _extract("see v2.1, Q3 2024 and USD115 but not abc123, x_2, #42 or a1.b2", None)]
+    assert kinds == ["version", "date", "money"]

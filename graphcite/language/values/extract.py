@@ -60,6 +60,7 @@ from graphcite.language.values.patterns import (
     SPECIAL,
     SPECIAL_NEXT,
     TIME_QUANT,
+    TOKEN_REST,
     URL,
     VERSION_WORDS,
     WORD_ANCHOR,
@@ -72,6 +73,7 @@ from graphcite.language.values.scanbase import (
 from graphcite.language.values.unitreading import UnitReader
 from graphcite.language.values.units import ARTICLE_UNITS, COUNT_WORDS
 from graphcite.language.values.unitwords import (
+    CURRENCY_CODES,
     CURRENCY_SYMBOLS,
     MULTIWORD_HEADS,
     _entry_for,
@@ -463,6 +465,36 @@ class _Scanner(UnitReader, DateReader):
         self.emit(start, end, magnitude, unit=unit, kind="duration", bound=bound, measured=measured)
 
 
+#: Letters glued before digits that :meth:`_Scanner.at_digit` reads ("v2.1", "Q3 2024", "USD115").
+_PREFIX_WORDS = frozenset({"v", "V", "Q", "q"})
+
+
+def _rejected_token_end(text: str, pos: int, floor: int) -> int:
+    """Where the scan resumes when the digit run at ``pos`` is part of a token no reader takes
+    (``abc123``, ``x_2``, ``#42``, ``a1.b2``, ``f-3``), or -1 when the readers must look at it.
+
+    The pre-filter of :func:`_extract`: exactly the cases in which :meth:`_Scanner.at_digit` would
+    skip the token without reading it (the same tests, in the same order, and the same new floor), decided
+    before the next anchor is searched for, so an identifier or a hash costs one pattern match.
+    """
+    if not pos:
+        return -1
+    prev = text[pos - 1]
+    if prev.isalpha():
+        ws = pos  # the glued letters, as :meth:`DateReader.attached_prefix` reads them
+        while ws > 0 and pos - ws < 4 and text[ws - 1].isalpha():
+            ws -= 1
+        word = text[ws:pos]
+        if (word in _PREFIX_WORDS or word in CURRENCY_CODES) and ws >= floor and (
+                ws == 0 or not (text[ws - 1].isalnum() or text[ws - 1] in "_-.")):
+            return -1  # a version, a quarter or an amount of money may start here
+    elif not (prev == "_" or prev in "#§" or (prev in ".:/-−," and pos >= 2
+                                              and (text[pos - 2].isalnum() or text[pos - 2] == "_"))):
+        return -1
+    match = TOKEN_REST.match(text, pos)
+    return max(floor, match.end() if match else pos + 1)
+
+
 def _left_word(text: str, pos: int) -> str:
     """The lowercased word before the space at ``pos - 1`` (at most 15 characters back; longer gives "").
 
@@ -541,7 +573,8 @@ def _remembered(text: str, default_unit: str | None) -> tuple[ExtractedValue, ..
 
 
 def _extract(text: str, default_unit: str | None, *, fast: bool = True) -> list[ExtractedValue]:
-    """extract_values; ``fast=False`` turns off the one-step path for plain quantities (tests compare).
+    """extract_values; ``fast=False`` turns off the one-step path for plain quantities and the
+    pre-filter of digits in identifiers (:func:`_rejected_token_end`); tests compare the two.
 
     The anchors (digit runs and number words) are found lazily, each search starting past the scanner's
     floor: a hash, a URL or a long identifier costs one search instead of a tuple per digit run in it.
@@ -566,18 +599,20 @@ def _extract(text: str, default_unit: str | None, *, fast: bool = True) -> list[
     scanner = _Scanner(text, default_unit, fast=fast)
     url_index = 0
     while digit is not None or word is not None:
-        if word is None or (digit is not None and digit.start() < word.start()):
-            pos, anchor_end, is_word = digit.start(), digit.end(), False  # type: ignore[union-attr]
-            digit = digit_search(text, anchor_end)
-        else:
-            pos, anchor_end, is_word = word.start(), word.end(), True
-            word = word_search(word_text, anchor_end)
+        is_word = word is not None and (digit is None or word.start() < digit.start())
+        anchor = word if is_word else digit
+        pos, anchor_end = anchor.start(), anchor.end()  # type: ignore[union-attr]
         if pos >= scanner.floor:
             if urls:
                 while url_index < len(urls) and urls[url_index][1] <= pos:
                     url_index += 1
                 if url_index < len(urls) and urls[url_index][0] <= pos:
                     scanner.floor = urls[url_index][1]
+                    pos = -1
+            if pos >= 0 and not is_word and scanner.fast:
+                skip_to = _rejected_token_end(text, pos, scanner.floor)
+                if skip_to >= 0:  # an identifier, a hash, a code token: no reader runs for it
+                    scanner.floor = skip_to
                     pos = -1
             if pos >= 0:
                 try:
@@ -587,13 +622,19 @@ def _extract(text: str, default_unit: str | None, *, fast: bool = True) -> list[
                         scanner.at_digit(pos, anchor_end)
                 except (ValueError, OverflowError, ZeroDivisionError, IndexError):  # pragma: no cover - last resort
                     scanner.floor = max(scanner.floor, pos + 1)  # a malformed number never stops ingest
+        # The next anchor of the kind just visited is searched for once, from past the anchor or the
+        # floor, whichever is further; the other kind's anchor is searched again only if the floor passed it.
         floor = scanner.floor
+        if is_word:
+            word = word_search(word_text, max(anchor_end, floor))  # never inside a word: it starts at a boundary
+        else:
+            digit = digit_search(text, max(anchor_end, floor))
         if digit is not None and digit.start() < floor:
             digit = digit_search(text, floor)
-            if digit is not None and digit.start() == floor and DIGIT_ANCHOR.match(text, floor - 1):
-                digit = digit_search(text, digit.end())  # the rest of a run that began before the floor
+        if digit is not None and digit.start() == floor and floor and DIGIT_ANCHOR.match(text, floor - 1):
+            digit = digit_search(text, digit.end())  # the rest of a run that began before the floor
         if word is not None and word.start() < floor:
-            word = word_search(word_text, floor)  # never inside a word: the pattern starts at a word boundary
+            word = word_search(word_text, floor)
     return scanner.out
 
 
