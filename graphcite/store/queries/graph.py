@@ -161,8 +161,9 @@ def claims_about_source(store: Store, key: str) -> list[str]:
 def latest_verification_rows(store: Store, claim_ids: Iterable[str], *, record: bool = True) -> list[dict[str, Any]]:
     """The newest verification record of each claim (``result_json`` still a string), unordered.
 
-    The records come newest first per claim and the first of each is kept here: in DuckDB 2 that
-    costs less than a window function (1.75 against 2.15 ms of CPU per claim at 1M claims).
+    The records come newest first and the first of each claim is kept here: in DuckDB 2 that costs
+    less than a window function (1.75 against 2.15 ms of CPU per claim at 1M claims), and ordering by
+    the claim too would cost about 0.15 ms more (DuckDB sorts on a key its ``IN`` list does not fix).
     ``record=False`` leaves out ``record_id`` and ``answer_rev``, which a graph does not show: each
     column is fetched from its own blocks, and the two cost about 0.3 ms of DuckDB CPU per chain at 1M claims.
     """
@@ -171,7 +172,7 @@ def latest_verification_rows(store: Store, claim_ids: Iterable[str], *, record: 
     for row in rows_for_ids(store, f"""
             SELECT claim_id, {extra}status, supported, result_json, config_hash,
                    CAST(verified_at AS VARCHAR) AS verified_at
-            FROM verification WHERE {{ids}} ORDER BY claim_id, {NEWEST_FIRST}""", "claim_id", claim_ids):
+            FROM verification WHERE {{ids}} ORDER BY {NEWEST_FIRST}""", "claim_id", claim_ids):
         newest.setdefault(row["claim_id"], row)
     return list(newest.values())
 
