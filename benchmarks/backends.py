@@ -12,7 +12,8 @@ machine at the same moment:
   and reused, since the 1M-claim pair takes about 20 minutes to build), then in a fresh process per
   engine ``graph.chain(store, claim)`` and ``audit_independence(store, claim)`` for 200 random claims:
   p50/p95/p99, the child's own CPU time per call (all of DuckDB's work, only the client's for
-  PostgreSQL; steadier than wall time on a shared machine; ``chain_cpu_p50_ms`` is the median per chain,
+  PostgreSQL; steadier than wall time on a shared machine; ``chain_cpu_p50_ms`` is the median per chain and
+  ``independence_cpu_p50_ms`` per audit,
   about the wall p50 of an idle machine for DuckDB with one thread) and its peak RSS. Each code opens DuckDB as its
   ``graphcite chain`` does (one worker thread since POINT_READ_THREADS, DuckDB's default before);
   ``--threads N`` adds rows of the current code with N threads (0: DuckDB's default) to compare.
@@ -72,19 +73,21 @@ with Store(db, read_only=True) as store:
     del ids
     for cid in sample[:5]:
         chain(store, cid); audit_independence(store, cid)
-    chains, indep, chain_cpu = [], [], []
+    chains, indep, chain_cpu, indep_cpu = [], [], [], []
     cpu = time.process_time()
     for cid in sample:
         t, c = time.perf_counter(), time.process_time(); chain(store, cid)
         chains.append(time.perf_counter() - t); chain_cpu.append(time.process_time() - c)
     for cid in sample:
-        t = time.perf_counter(); audit_independence(store, cid); indep.append(time.perf_counter() - t)
+        t, c = time.perf_counter(), time.process_time(); audit_independence(store, cid)
+        indep.append(time.perf_counter() - t); indep_cpu.append(time.process_time() - c)
     cpu = (time.process_time() - cpu) / (2 * len(sample)) * 1000
 q = lambda xs, p: statistics.quantiles(xs, n=100)[p - 1] * 1000
 print(json.dumps({"chain_p50_ms": q(chains, 50), "chain_p95_ms": q(chains, 95), "chain_p99_ms": q(chains, 99),
                   "chain_cpu_p50_ms": q(chain_cpu, 50),
                   "independence_p50_ms": q(indep, 50), "independence_p95_ms": q(indep, 95),
-                  "independence_p99_ms": q(indep, 99), "client_cpu_ms": cpu, "peak_rss_mb": peak_rss_mb(),
+                  "independence_p99_ms": q(indep, 99), "independence_cpu_p50_ms": q(indep_cpu, 50),
+                  "client_cpu_ms": cpu, "peak_rss_mb": peak_rss_mb(),
                   "duckdb_threads": threads}))
 """
 
@@ -167,7 +170,8 @@ def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 continue
             row: dict[str, Any] = {"measure": "ratio after/before", "engine": engine, "claims": claims, "code": code,
                                    "runs": len(runs)}
-            for key in ("chain_p50_ms", "independence_p50_ms", "client_cpu_ms", "chain_cpu_p50_ms"):
+            for key in ("chain_p50_ms", "independence_p50_ms", "client_cpu_ms", "chain_cpu_p50_ms",
+                        "independence_cpu_p50_ms"):
                 row[key] = round(statistics.median(after[n][key] / before[n][key] for n in runs), 2)
             out.append(row)
     return out
