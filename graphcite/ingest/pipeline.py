@@ -118,8 +118,9 @@ class _Writer:
         for name, tables in self.tables.items():
             if tables:
                 rows = pa.concat_tables(tables)
-                if name in _SORTED_WRITES:
-                    rows = _in_key_order(rows)
+                # one contiguous chunk per column: DuckDB inserts it about a quarter faster than a
+                # small chunk per file (in key order, the sort already makes it one)
+                rows = _in_key_order(rows) if name in _SORTED_WRITES else rows.combine_chunks()
                 store.bulk_insert(name, rows, or_ignore=True)
             tables.clear()
         store.bulk_insert("source_link", self.links, or_ignore=True)
