@@ -7,9 +7,9 @@ most of its time in small queries and commits. :class:`CheckDesk` splits the sam
 1. *prepare* (in the request's worker thread, on a read view, no lock): the revision id, its parts,
    the report (:class:`~graphcite.serve.memo.ReportMemo`), claim ids; stored revisions and their
    parts are remembered (answer revisions are immutable), and a new revision of content checked
-   before is filled in from its template (:mod:`graphcite.serve.templates`) without asking the store
-   whether the revision is stored: the writer asks once per batch and verifies the few that were
-   the ordinary way;
+   before is filled in from its template (:mod:`graphcite.serve.templates`), any other revision this
+   desk has not met decomposed as new, without asking the store whether the revision is stored: the
+   writer asks once per batch and verifies the few that were the ordinary way;
 2. *commit* (group commit): the requests waiting at that moment are taken as one batch by whichever
    of their threads gets there first. Under the write lock it checks the batch's record summaries
    against the store in one query (another process may have written), builds each request's
@@ -32,6 +32,7 @@ import asyncio
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +84,9 @@ class _Pending:
     #: filled in from a template without asking whether the revision is stored: the answer, and the
     #: audience it was checked for, to verify it the ordinary way if the writer finds it stored
     filled: tuple[InputAnswer, str] | None = None
+    #: for a revision decomposed as new without asking the store: the template learning its first check
+    #: would have done, done once the writer finds the revision new (a stored one keeps its own parts)
+    learn: Callable[[], None] | None = None
 
 
 class CheckDesk:
@@ -146,10 +150,13 @@ class CheckDesk:
     def _prepare(self, store: Store, loaded: InputAnswer | tuple[str, InputAnswer], *, config: VerifierConfig,
                  audience: str, model: str | None = None, rev: str | None = None, deferred: bool = False,
                  templates: bool = True) -> tuple[PreparedCheck, tuple[Any, ...] | None,
-                                                  list[list[AtomicClaim]] | None, bool]:
+                                                  list[list[AtomicClaim]] | None, bool | Callable[[], None]]:
         """:meth:`prepare`, the atomic parts the report was verified with (None for a kept text), and
-        whether it was filled in from a template without asking the store whether ``rev`` is stored
-        (``deferred``: the caller's writer asks, :meth:`_settle`). ``templates=False``: the ordinary way."""
+        whether it was prepared as a new revision (filled in from a template, or decomposed) without
+        asking the store whether ``rev`` is stored (``deferred``: the caller's writer asks once per
+        batch, :meth:`_settle`; a revision this desk stored or read is known without asking); for a
+        decomposed one whose template learning waits for the writer, that learning (a callable).
+        ``templates=False``: the ordinary way."""
         warm = self.service.warm
         if rev is None:
             rev = loaded[0] if isinstance(loaded, tuple) else answer_rev_for(loaded)
@@ -169,6 +176,13 @@ class CheckDesk:
                     return self.templates.fill(template, loaded, rev, utcnow()), key, template.parts, False
         pure = [True]
         used: list[list[list[AtomicClaim]]] = []
+        assumed = [False]
+
+        def known(view: Store, rev: str) -> bool:
+            if self._parts.get(rev) is not MISSING:
+                return True
+            assumed[0] = True  # new as far as this desk knows: the writer asks the store (_settle)
+            return False
 
         def verifier(view: Store, answer: InputAnswer, parts: list[list[AtomicClaim]], *args: Any,
                      **kwargs: Any) -> dict[str, Any]:
@@ -179,16 +193,20 @@ class CheckDesk:
             return report
 
         prepared = prepare_check(store, loaded, config=config, audience=audience, model=model, verifier=verifier,
-                                 stored_parts=self._stored_parts, stored=self._stored)
+                                 stored_parts=self._stored_parts, stored=known if deferred else self._stored)
         report = prepared.report
         assert report is not None
         parts = used[0] if used else None
         if pure[0] and warm.generation == key[-1] and not any(c.get("inference") for c in report["claims"]):
             prepared.text = json_text(report)
             if content is not None and not isinstance(loaded, tuple):
-                self.templates.learn(content, loaded, prepared, parts)
-            return prepared, key, parts, False
-        return prepared, None, parts, False
+                answer = loaded
+                if not assumed[0]:
+                    self.templates.learn(content, answer, prepared, parts)
+                else:
+                    return prepared, key, parts, lambda: self.templates.learn(content, answer, prepared, parts)
+            return prepared, key, parts, assumed[0]
+        return prepared, None, parts, assumed[0]
 
     def check(self, answer: InputAnswer, *, config: VerifierConfig, audience: str,
               limits: AnswerLimits = DEFAULT_LIMITS) -> dict[str, Any]:
@@ -225,8 +243,8 @@ class CheckDesk:
             loaded = resolve_answer(store, answer, limits=limits)
             prepared, keep, parts, filled = self._prepare(store, loaded, config=config, audience=audience,
                                                           deferred=True)
-        self._commit(_Pending(prepared, config, keep, parts=parts,
-                              filled=(answer, audience) if filled else None))
+        self._commit(_Pending(prepared, config, keep, parts=parts, filled=(answer, audience) if filled else None,
+                              learn=filled if callable(filled) else None))
         return _body(prepared).encode("utf-8")
 
     async def check_body(self, text: str, *, format: str | None, documents: list[str] | None,
@@ -239,6 +257,7 @@ class CheckDesk:
         keep: tuple[Any, ...] | None = None
         parts: list[list[AtomicClaim]] | None = None
         filled: tuple[InputAnswer, str] | None = None
+        learn: Callable[[], None] | None = None
         if len(text) <= _KEPT_BODY_CHARS:
             found = self._answers.get((text, format, tuple(documents) if documents is not None else None, limits))
             if found is not MISSING:
@@ -249,17 +268,18 @@ class CheckDesk:
                     prepared = PreparedCheck(rev, None, None, records, kept_text)
         if prepared is None:
             def prepare() -> tuple[PreparedCheck, tuple[Any, ...] | None, list[list[AtomicClaim]] | None,
-                                   tuple[InputAnswer, str] | None]:
+                                   tuple[InputAnswer, str] | None, Callable[[], None] | None]:
                 answer, rev = self._parsed(text, format, documents, limits)
                 with self.service.reader() as store:
                     loaded = resolve_answer(store, answer, limits=limits)
                     done, kept, used, deferred = self._prepare(store, loaded, config=config, audience=audience,
                                                                rev=rev, deferred=True)
-                return done, kept, used, (answer, audience) if deferred else None
+                return (done, kept, used, (answer, audience) if deferred else None,
+                        deferred if callable(deferred) else None)
 
-            prepared, keep, parts, filled = await anyio.to_thread.run_sync(prepare, abandon_on_cancel=True,
-                                                                           limiter=self._prepare_slots)
-        await self._commit_async(_Pending(prepared, config, keep, parts=parts, filled=filled))
+            prepared, keep, parts, filled, learn = await anyio.to_thread.run_sync(
+                prepare, abandon_on_cancel=True, limiter=self._prepare_slots)
+        await self._commit_async(_Pending(prepared, config, keep, parts=parts, filled=filled, learn=learn))
         return _body(prepared).encode("utf-8")
 
     # -- commit -------------------------------------------------------------------------------------
@@ -364,8 +384,9 @@ class CheckDesk:
             self.checks += len(batch)
 
     def _settle(self, store: Store, view: Store, batch: list[_Pending]) -> None:
-        """Verify the ordinary way each check of ``batch`` filled in from a template whose revision turns
-        out to be stored (one query for the batch): a stored revision keeps the parts it was stored with."""
+        """Verify the ordinary way each check of ``batch`` prepared as new without asking the store (filled
+        in from a template, or decomposed) whose revision turns out to be stored (one query for the
+        batch): a stored revision keeps the parts it was stored with."""
         unsure = {p.prepared.rev for p in batch if p.filled is not None and p.prepared.answer_rows is not None}
         stored = stored_answer_revs(store, unsure) if unsure else set()
         for pending in batch:
@@ -376,7 +397,7 @@ class CheckDesk:
                                                    rev=pending.prepared.rev, templates=False)
                 for name in ("report", "answer_rows", "records", "text", "earlier"):
                     setattr(pending.prepared, name, getattr(again, name))
-                pending.parts, pending.keep = parts, None
+                pending.parts, pending.keep, pending.learn = parts, None, None
 
     def _apply(self, store: Store, batch: list[_Pending], view: Store, *, fresh: bool = False) -> None:
         """Finish every report of ``batch`` in order and write them all in one transaction; the kept
@@ -425,9 +446,12 @@ class CheckDesk:
         while len(self._summaries) > self.max_revisions:
             self._summaries.popitem(last=False)
         for pending in batch:
-            if pending.prepared.answer_rows is not None:
+            if pending.prepared.answer_rows is not None:  # stored by this batch: new after all
                 parts = pending.parts if pending.parts is not None else parts_from_rows(pending.prepared.answer_rows[1])
                 self._parts.put(pending.prepared.rev, parts)
+                if pending.learn is not None:
+                    pending.learn()
+            pending.learn = None
 
 
 def _body(prepared: PreparedCheck) -> str:

@@ -279,3 +279,36 @@ def test_two_server_processes_on_postgresql_count_each_other_s_checks(corpus_url
     finally:
         for service in services:
             service.close()
+
+
+def test_a_revision_stored_before_the_desk_met_it_keeps_its_stored_parts(service: Service) -> None:
+    """A revision the desk has not met is decomposed as new without asking the store; the writer finds
+    it stored and verifies it again with the parts it was stored with (the library's report)."""
+    desk = service.desk
+    assert desk is not None
+    config = service.settings.config
+    answer = _answer(CLEAN, answer_id="stored-before")
+    with service.writer() as store:
+        rev = check_answer(store, answer, config=config)["answer_rev"]
+        store.execute("UPDATE claim SET atomic_json = replace(atomic_json, 'at most five', 'at most 5') "
+                      "WHERE answer_rev = ?", [rev])  # stored parts that decomposing now would not give
+    expected = _expected(service, answer)
+    assert b"at most 5 delivery" in expected
+    body = asyncio.run(desk.check_body(json.dumps({**CLEAN, "answer_id": "stored-before"}), format=None,
+                                       documents=None, config=config, audience="internal"))
+    assert body == expected and json.loads(body)["earlier"]["checks"] == 1
+
+
+def test_new_text_learns_templates_once_its_revisions_are_written(service: Service) -> None:
+    desk = service.desk
+    assert desk is not None
+    config = service.settings.config
+    reports = []
+    for number in range(3):
+        text = json.dumps({**CLEAN, "answer_id": f"text-{number}"})
+        reports.append(json.loads(asyncio.run(desk.check_body(text, format=None, documents=None, config=config,
+                                                              audience="internal"))))
+        assert desk.templates.made == (number > 0)  # the first two revisions, once written, make the template
+    with service.reader() as store:  # (the library's report of a stored revision, after the fact)
+        stored = check_answer(store, _answer(CLEAN, answer_id="text-2"), config=config, record=False)
+    assert json_text({**reports[2], "earlier": None}) == json_text({**stored, "earlier": None})
