@@ -25,7 +25,12 @@ replacement) is a function of the pair's id, so a run is reproducible byte for b
 (d) ``negation``: "not" is removed where the claim has it, else inserted after the first auxiliary
     ("is" -> "is not") or before the first inflected verb ("causes" -> "does not cause");
 (e) ``roles``: the subject and the object of a transitive verb change places ("a man is cutting a
-    potato" -> "a potato is cutting a man").
+    potato" -> "a potato is cutting a man");
+(f) ``scalar``: a word of direction, order or amount becomes its opposite, whether or not WordNet
+    links them: "increase" / "decrease", "rose" / "fell", "more" / "less", "before" / "after",
+    "most" / "few", a comparative ("higher" / "lower", "warmer" / "cooler");
+(g) ``entity_here``: a name of the claim becomes another name of the same label that the evidence
+    itself mentions ("Oslo" for "Bergen" when the passage names both), the hardest entity swap.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from typing import Any
 
 from benchmarks.realtext import DATASETS, build
 
-KINDS = ("entity", "number", "antonym", "negation", "roles")
+KINDS = ("entity", "number", "antonym", "negation", "roles", "scalar", "entity_here")
 _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve")
 _AUXILIARIES = frozenset({"is", "are", "was", "were", "can", "could", "will", "would", "should", "may",
@@ -51,6 +56,17 @@ _NEGATED = {"isn't": "is", "aren't": "are", "wasn't": "was", "weren't": "were", 
             "couldn't": "could", "wouldn't": "would", "hasn't": "has", "haven't": "have", "hadn't": "had"}
 _DETERMINERS = frozenset({"a", "an", "the", "some", "two", "three", "four", "one", "this", "that", "these",
                           "those", "his", "her", "their", "its", "several", "many"})
+# opposed words of direction, order and amount, each way (the probe's own list, written for it)
+_SCALAR_PAIRS = (("increase", "decrease"), ("increases", "decreases"), ("increased", "decreased"),
+                 ("increasing", "decreasing"), ("rise", "fall"), ("rises", "falls"), ("rose", "fell"),
+                 ("rising", "falling"), ("risen", "fallen"), ("grow", "shrink"), ("grows", "shrinks"),
+                 ("grew", "shrank"), ("growing", "shrinking"), ("gain", "loss"), ("gains", "losses"),
+                 ("more", "less"), ("most", "few"), ("many", "few"), ("before", "after"), ("earlier", "later"),
+                 ("higher", "lower"), ("highest", "lowest"), ("larger", "smaller"), ("largest", "smallest"),
+                 ("warmer", "cooler"), ("warming", "cooling"), ("faster", "slower"), ("stronger", "weaker"),
+                 ("above", "below"), ("accelerating", "slowing"), ("melting", "freezing"),
+                 ("positive", "negative"), ("major", "minor"), ("majority", "minority"))
+_SCALAR = {**dict(_SCALAR_PAIRS), **{b: a for a, b in _SCALAR_PAIRS}}
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w.]*\d)")
 
 
@@ -270,6 +286,37 @@ def roles_edit(claim: str) -> str | None:
     return claim[:words[0].start()] + swapped + claim[words[object_end - 1].end():]
 
 
+def scalar_edit(key: str, claim: str) -> str | None:
+    """A word of direction, order or amount becomes its opposite ("rose" -> "fell", "more" -> "less")."""
+    found = [m for m in re.finditer(r"[A-Za-z]+", claim) if m.group(0).lower() in _SCALAR]
+    chosen = _pick(key, [f"{m.start()}:{m.end()}" for m in found])
+    if chosen is None:
+        return None
+    start, end = map(int, chosen.split(":"))
+    word = claim[start:end]
+    new = _SCALAR[word.lower()]
+    return _replace(claim, start, end, new.capitalize() if word[0].isupper() else new)
+
+
+def entity_here_edit(key: str, claim: str, evidence: str, labeller: _Labeller) -> str | None:
+    """A name shared with the evidence becomes another name of its label (or a WordNet sibling of it:
+    "Oslo" a port, "Bergen" a city) that the evidence also has."""
+    from graphcite.language import lexicon
+
+    lowered = claim.lower()
+    theirs = labeller.names(evidence)
+    for start, end, surface, label in labeller.names(claim):
+        if surface.lower() not in evidence.lower():
+            continue
+        words = set(surface.lower().split())
+        options = sorted({t[2] for t in theirs if (t[3] == label or lexicon.related(surface, t[2]) == "sibling")
+                          and t[2].lower() not in lowered and not words & set(t[2].lower().split())})
+        replacement = _pick(key + surface, options)
+        if replacement:
+            return _replace(claim, start, end, replacement)
+    return None
+
+
 def edits(item: dict[str, Any], pool: dict[str, list[str]], labeller: _Labeller) -> dict[str, str]:
     """The probe's edits of one labelled pair, by kind (a kind is absent when it does not apply)."""
     key, claim = item["id"], item["claim"]
@@ -280,6 +327,8 @@ def edits(item: dict[str, Any], pool: dict[str, list[str]], labeller: _Labeller)
         "antonym": lambda: antonym_edit(key, claim),
         "negation": lambda: negation_edit(claim),
         "roles": lambda: roles_edit(claim),
+        "scalar": lambda: scalar_edit(key, claim),
+        "entity_here": lambda: entity_here_edit(key, claim, evidence, labeller),
     }
     out = {}
     for kind, make in makers.items():

@@ -2,7 +2,9 @@
 
 A date keeps only the parts the text states: "1998" is (1998, None, None), "May 2004" is
 (2004, 5, None). Two dates agree when every part both state is equal, so "released in 2011" agrees
-with "on 4 March 2011" and not with "2013"; "March 3" and "March 13" differ.
+with "on 4 March 2011" and not with "2013"; "March 3" and "March 13" differ. A decade ("the 1990s")
+and a century ("the 20th century", "the nineteenth century") are year ranges: a year agrees with the
+ones that hold it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ _PATTERNS = [
     re.compile(r"\b(?P<decade>1\d{2}0|20[0-9]0)s\b"),
     re.compile(r"(?<![\d.,$£€])\b(?P<year>1[0-9]{3}|20\d{2})\b(?![.,]?\d|\s*(?:%|percent|per|[a-zµ°]))"),
 ]
+_ORDINAL_WORD = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|" \
+                r"thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth)"
+_CENTURY = re.compile(rf"\b(?:(?P<n>\d{{1,2}})(?:st|nd|rd|th)|(?P<word>(?:twenty[- ])?{_ORDINAL_WORD}))[\s-]+century\b",
+                      re.I)
+_TENS = {"twenty": 20}
 _TIME = re.compile(r"\b(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)\s*(?P<ap>[ap]\.?m\.?)?(?![\d:])|"
                    r"\b(?P<h2>1[0-2]|[1-9])\s*(?P<ap2>[ap]\.?m\.?)(?![a-z])", re.I)
 _ORDINAL_NUM = re.compile(r"\b(?P<n>\d+)(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:January|February|March|April|May|"
@@ -50,6 +57,7 @@ class DatePart:
     month: int | None
     day: int | None
     decade: int | None = None
+    century: int | None = None  # the 20th century: the years 1901-2000 (1900 too, as people count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +83,11 @@ def dates_in(text: str) -> tuple[DatePart, ...]:
     """Dates in ``text``, longest reading first; a span is used by one pattern only."""
     taken: list[tuple[int, int]] = []
     out: list[DatePart] = []
+    for m in _CENTURY.finditer(text):
+        number = int(m.group("n")) if m.group("n") else _ordinal_word(m.group("word"))
+        if number is not None and 1 <= number <= 99:
+            out.append(DatePart(m.group(0), m.start(), None, None, None, century=number))
+            taken.append((m.start(), m.end()))
     for pattern in _PATTERNS:
         for m in pattern.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
@@ -95,8 +108,34 @@ def dates_in(text: str) -> tuple[DatePart, ...]:
     return tuple(sorted(out, key=lambda d: d.start))
 
 
+def _ordinal_word(text: str) -> int | None:
+    """The number an ordinal word or a two-word ordinal names: "nineteenth" 19, "twenty-first" 21."""
+    words: dict[str, int] = _data()["ordinals"]
+    parts = text.lower().replace("-", " ").split()
+    if len(parts) == 1:
+        return words.get(parts[0])
+    tens, unit = _TENS.get(parts[0]), words.get(parts[1])
+    return tens + unit if tens is not None and unit is not None and unit < 10 else None
+
+
+def _years(date: DatePart) -> tuple[int, int] | None:
+    """The first and last year a date may fall in, when it states a year, a decade or a century."""
+    if date.century is not None:
+        return 100 * (date.century - 1), 100 * date.century
+    if date.decade is not None:
+        return date.decade, date.decade + 9
+    return (date.year, date.year) if date.year is not None else None
+
+
 def dates_agree(a: DatePart, b: DatePart) -> bool:
-    """Every part both dates state is equal (a decade contains its years)."""
+    """Every part both dates state is equal (a decade or a century contains its years)."""
+    if a.century is not None or b.century is not None:
+        first, second = _years(a), _years(b)
+        if first is None or second is None:
+            return True  # no part in common: "the 20th century" and "March 3"
+        if a.century is not None and b.century is not None:
+            return a.century == b.century
+        return first[0] <= second[1] and second[0] <= first[1]
     if a.decade is not None or b.decade is not None:
         years = [d.year for d in (a, b) if d.year is not None]
         decades = [d.decade for d in (a, b) if d.decade is not None]
@@ -133,6 +172,6 @@ def ordinals_in(text: str) -> tuple[Ordinal, ...]:
     date_spans = [(d.start, d.start + len(d.surface)) for d in dates_in(text)]
     out = [o for o in out if not any(s <= o.start < e for s, e in date_spans)]
     for m in re.finditer(r"\b[a-z]+\b", text.lower()):
-        if m.group(0) in words:
+        if m.group(0) in words and not any(s <= m.start() < e for s, e in date_spans):
             out.append(Ordinal(m.group(0), m.start(), words[m.group(0)]))
     return tuple(sorted(out, key=lambda o: o.start))

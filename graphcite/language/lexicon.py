@@ -50,6 +50,7 @@ from graphcite.language.lexicon_data import lexicon_digest
 from graphcite.language.lexicon_data import load_tables as _lexicon
 from graphcite.language.lexicon_forms import (
     ADJ,
+    ADV,
     NOUN,
     Senses,
     base_form,
@@ -90,6 +91,7 @@ __all__ = [
     "base_form",
     "base_forms",
     "is_adjective",
+    "is_adverb_only",
     "is_antonym",
     "is_class_of",
     "is_cohyponym",
@@ -370,6 +372,14 @@ def is_adjective(word: str) -> bool:
     form = normalise(word)
     return len(form) > 1 and form not in _lexicon().function_words and any(
         r.pos_mask & ADJ and not r.degree for r in readings_of(form))
+
+
+@lru_cache(maxsize=65_536)
+def is_adverb_only(word: str) -> bool:
+    """Whether WordNet reads ``word`` as an adverb and as nothing else ("carefully", "slowly"; not
+    "fast" or "home", which are also adjectives or nouns): a word that cannot head a noun phrase."""
+    readings = readings_of(normalise(word))
+    return bool(readings) and all(r.pos_mask == ADV for r in readings)
 
 
 def _adjective_clusters(form: str) -> frozenset[int]:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
+from graphcite.language import lexicon
 from graphcite.language.nlp import lemma
+from graphcite.language.words import STOPWORDS, Word, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence, clause_for
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import rule
 from graphcite.verify.rules.common import same_predicate, word_lemmas
+from graphcite.verify.rules.slots import alignment_for
 
 _LIGHT = frozenset({"not", "no", "never", "do", "does", "did", "be", "is", "are", "was", "were", "have", "has",
                     "had", "use", "used", "make", "get", "can", "could", "may", "must", "should", "will"})
@@ -112,3 +115,75 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
 def _says_too(cue: str, text: str) -> bool:
     """The negation cue occurs in ``text`` as a word (claims and evidence read "without X" alike)."""
     return re.search(rf"(?<![\w']){re.escape(cue)}(?![\w'])", text, re.IGNORECASE) is not None
+
+
+@rule("GC403", "opposite-instead", family="polarity", effect="insufficient",
+      good=[("The cellar stays cool in summer.", "In summer the cellar stays cool and dark."),
+            ("Prices in the harbour district are falling.", "Prices fell in the harbour district as rents rose.")],
+      bad=[("The night ferry leaves after the last train.", "The night ferry leaves before the last train arrives."),
+           ("Prices in the harbour district are falling.",
+            "Since the new pier opened, rising prices have pushed shops out of the harbour district."),
+           ("The reading room is quiet in the morning.",
+            "Noisy groups of students fill the tables of the reading room every morning.")])
+def opposite_instead(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """A claim word the evidence lacks while it has the word's opposite is not left unsaid: the
+    passage says the other thing.
+
+    "Prices are falling" against a passage about "rising prices" in the same district: every other
+    word matches, so the share of found words passes, and the opposite stands too far from the
+    claim's neighbours for the alignment to put it in the claim word's place (GC205). The rule asks,
+    for each claim word the evidence does not have (not written there, not paraphrased but through a
+    less used sense), whether the evidence has its opposite (a WordNet or curated antonym, read in the
+    word's written form and its lemma) and the claim does not; a passage that uses both words ("fell
+    ... as rents rose") passes.
+    """
+    if claim.connective:
+        return None  # a link claim's sides are checked as their own parts
+    slots = {s.text: s for s in alignment_for(claim, evidence).slots if s.kind == "word"}
+    if not slots:
+        return None
+    written = {form for w in words_of(evidence.quote) for form in (w.lower, w.lemma)}
+    own = {form for w in words_of(claim.text) for form in (w.lower, w.lemma)}
+    theirs = sorted(f for f in written if _opposable(f) and f not in own)
+    claim_words, evidence_words = words_of(claim.text), words_of(evidence.quote)
+    named = {w.lemma for w in words_of(claim.sentence or claim.text)}  # the whole sentence a part came from
+    problems = []
+    for at, word in enumerate(claim_words):
+        if word.proper or not _opposable(word.lower) or {word.lower, word.lemma} & written:
+            continue
+        slot = slots.get(word.lemma) or slots.get(word.lower)
+        if slot is not None and (slot.status in {"found", "opposite", "other"}
+                                 or (slot.status == "paraphrase" and slot.relation != "hyponym")):
+            continue  # the evidence says it in other words, or another rule speaks for the slot
+        # a verb form is read as its verb ("walking" is "walk", not the adjective of "walking distance")
+        forms = (word.lemma,) if lexicon.is_verb_form(word.lower) else (word.lemma, word.lower)
+        for opposite in theirs:
+            if "antonym" in {lexicon.related(form, opposite) for form in forms} \
+                    and not _describes_another(claim_words, at, evidence_words, opposite, named):
+                problems.append(f"claim says {word.lower!r}, the evidence never does and says {opposite!r}")
+                break
+    return "; ".join(problems)
+
+
+def _describes_another(claim_words: tuple[Word, ...], at: int, evidence_words: tuple[Word, ...],
+                       opposite: str, named: set[str]) -> bool:
+    """Whether the claim word describes one noun and the evidence's opposite another that the claim
+    also names: "a little girl ... a fake nose" against "a large nose" speaks of the nose, not the girl."""
+    mine = claim_words[at + 1].lemma if at + 1 < len(claim_words) else None
+    for j, word in enumerate(evidence_words[:-1]):
+        if opposite in {word.lower, word.lemma}:
+            theirs = evidence_words[j + 1].lemma
+            if mine is not None and theirs != mine and theirs in named and mine not in STOPWORDS:
+                return True
+    return False
+
+
+# function words that order or scale and have an opposite: "before" / "after", "more" / "less", "most" / "few"
+_SCALAR = frozenset({"before", "after", "more", "less", "fewer", "most", "least", "few", "many", "much", "little",
+                     "above", "below", "earlier", "later", "often", "rarely", "seldom", "higher", "lower", "early",
+                     "late"})
+
+
+def _opposable(form: str) -> bool:
+    """A word that may have an opposite worth reading: a content word, or a scalar function word."""
+    return form in _SCALAR or (form not in STOPWORDS and len(form) > 2)

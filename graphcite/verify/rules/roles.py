@@ -10,21 +10,26 @@ from graphcite.language.words import STOPWORDS, word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
+from graphcite.verify.rules.slots import alignment_for
 
-__all__ = ["roles_of"]
+__all__ = ["head_noun", "passive_doer", "roles_of"]
 
 _WORD = re.compile(r"[^\W\d_][\w'\-]*")
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "am", "'s", "'re"})
 # words that end a noun phrase's head: prepositions, relative words, conjunctions
 _PHRASE_END = frozenset({"with", "in", "on", "at", "of", "from", "to", "into", "onto", "for", "by", "near", "under",
                          "over", "across", "through", "while", "which", "who", "that", "and", "or", "but", "as",
-                         "behind", "beside", "inside", "outside", "around", "along", "up", "down", "out", "off"})
+                         "behind", "beside", "inside", "outside", "around", "along", "up", "down", "out", "off",
+                         "between", "among", "against", "without", "within", "toward", "towards", "beneath",
+                         "below", "above", "after", "before", "during", "like", "than", "beyond", "past",
+                         "underneath", "amid", "upon", "where", "whose", "whom", "when"})
 _PREPOSITION = re.compile(r"\s*(?:to|with|at|for|about|from|on|in|into|of|by|near|over|under)\b", re.I)
 _BY = re.compile(r"\bby\s+", re.I)
+_TIME_WORDS = frozenset({"end", "time", "now", "then", "start", "beginning", "middle"})
 _SAME_THING = frozenset({"same", "synonym", "hypernym", "hyponym"})
 
 
-def _head(phrase: str) -> str | None:
+def head_noun(phrase: str) -> str | None:
     """The head noun of a noun phrase: its last word before a preposition, a relative word or a
     conjunction ("a man in a red hat" -> "man"); after "of" when the first noun is a collective or
     partitive one ("a group of boys", "a piece of bread" -> "boy", "bread"). None for a pronoun."""
@@ -34,10 +39,13 @@ def _head(phrase: str) -> str | None:
         if word == "of" and words and words[-1] in collective:
             words = []
             continue
+        if word in {"and", "or"} and words and all(lexicon.is_adjective(w) for w in words if w not in STOPWORDS):
+            continue  # coordinated modifiers: "a black and white dog" is a dog
         if word in _PHRASE_END and words:
             break
         words.append(word)
-    content = [w for w in words if w not in STOPWORDS]
+    # a manner adverb after the noun is no part of it: "driving a car carefully" drives a car
+    content = [w for w in words if w not in STOPWORDS and not lexicon.is_adverb_only(w)]
     return lemma(content[-1]) if content else None
 
 
@@ -66,14 +74,21 @@ def roles_of(part: AtomicClaim) -> tuple[str, str, str] | None:
         by = list(_BY.finditer(obj))
         if not by:
             return None
-        doer, done_to = _head(obj[by[-1].end():]), _head(subject)
+        doer, done_to = head_noun(obj[by[-1].end():]), head_noun(subject)
+        if doer is not None and _is_time(doer):
+            return None  # "was finished by noon", "by the end of May": a deadline, not a doer
     elif _PREPOSITION.match(obj):
         return None  # no direct object: "talks to the man", "dances with her" are often mutual
     else:
-        doer, done_to = _head(subject), _head(obj)
+        doer, done_to = head_noun(subject), head_noun(obj)
     if doer is None or done_to is None or doer == done_to:
         return None
     return doer, verb, done_to
+
+
+def _is_time(word: str) -> bool:
+    """Whether a noun names a time ("noon", "Friday", "summer", "the end"), which "by" makes a deadline."""
+    return word in _TIME_WORDS or lexicon.is_class_of("time", word) or lexicon.is_kind_of(word, "time period")
 
 
 def _same(a: str, b: str) -> bool:
@@ -114,11 +129,56 @@ def roles_exchanged(claim: AtomicClaim, evidence: Evidence) -> str | None:
     theirs = [r for r in _evidence_roles(evidence.quote) if _same_verb(verb, r[1])]
     if not theirs:
         return None
-    for same in (str.__eq__, _same):  # words themselves first: a "bull" is also a kind of "man" in WordNet
-        for their_doer, their_verb, their_done_to in theirs:
-            if same(doer, their_doer) and same(done_to, their_done_to):
-                return ""  # the same roles somewhere in the evidence
-            if same(doer, their_done_to) and same(done_to, their_doer):
-                return (f"the claim has {doer!r} {verb} {done_to!r}; "
-                        f"the evidence has {their_doer!r} {their_verb} {their_done_to!r}")
+    kept = max((_fit(doer, done_to, d, t) for d, _, t in theirs), default=0)
+    for their_doer, their_verb, their_done_to in theirs:
+        exchanged = _fit(doer, done_to, their_done_to, their_doer)
+        if exchanged > kept:  # the words themselves first: a "bull" is also a kind of "man" in WordNet
+            return (f"the claim has {doer!r} {verb} {done_to!r}; "
+                    f"the evidence has {their_doer!r} {their_verb} {their_done_to!r}")
     return ""
+
+
+def _fit(doer: str, done_to: str, their_doer: str, their_done_to: str) -> int:
+    """How well the evidence's doer and done-to stand for the claim's: 0 when either does not, else
+    one point for each that names the same thing and two for each that is the same word."""
+    first, second = _match(doer, their_doer), _match(done_to, their_done_to)
+    return first + second if first and second else 0
+
+
+def _match(mine: str, theirs: str) -> int:
+    return 2 if mine == theirs else 1 if _same(mine, theirs) else 0
+
+
+def passive_doer(part: AtomicClaim) -> str | None:
+    """The head of a passive clause's "by" phrase, the one who does the action ("the onion is being
+    cut by the cook" -> "cook"); None for an active clause or a passive one that names no doer."""
+    found = roles_of(part)
+    if found is None or found[2] != head_noun(part.subject or ""):
+        return None
+    return found[0]
+
+
+@rule("GC209", "doer-not-in-evidence", family="slots", effect="insufficient",
+      good=[("The letter was signed by the mayor.", "The mayor signed the letter on Friday."),
+            ("The hedge is being trimmed by a child.", "A boy is trimming the hedge.")],
+      bad=[("The letter was signed by the mayor.", "The clerk signed the letter on Friday."),
+           ("The hedge is being trimmed by a woman.", "A man is trimming the hedge.")])
+def doer_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """Who did it is part of what a passive claim says.
+
+    "The letter was signed by the mayor" against "the clerk signed the letter" shares the letter, the
+    signing and most words, so the share of found words passes; the doer, last in the sentence, is
+    the one slot that differs. The rule asks that the head of a passive claim's "by" phrase be found
+    in the evidence, directly or as a paraphrase (a synonym, a more general or more specific word),
+    as GC207 asks of the subject of an active claim.
+    """
+    doer = passive_doer(claim)
+    if doer is None:
+        return None
+    found = alignment_for(claim, evidence)
+    slots = [s for s in found.slots if s.text == doer or lemma(s.text.lower()) == doer]
+    if not slots:
+        return None  # no slot for it (a pronoun, a light word): nothing to judge
+    if any(s.status in {"found", "paraphrase"} for s in slots):
+        return ""
+    return f"the claim says it was done by {doer!r}; the evidence does not name {doer!r}"

@@ -10,6 +10,7 @@ from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
 from graphcite.verify.rules.common import attributed, reported_clause
+from graphcite.verify.rules.roles import head_noun
 from graphcite.verify.rules.scope import named_entities
 from graphcite.verify.rules.slots import alignment_for
 
@@ -22,11 +23,13 @@ _PRONOUNS = frozenset({"it", "they", "he", "she", "this", "that", "these", "thos
 
 
 def _head(subject: str) -> str | None:
-    """The subject's head word: the last word of its first noun phrase ("the midnight hovercraft")."""
-    words = _WORD.findall(subject.split(" of ")[0].split(",")[0])
+    """The subject's head word: the last word of its first noun phrase, before a preposition or a
+    relative word ("the midnight hovercraft", "a woman in a red coat" -> "woman"); the noun after a
+    collective one ("a group of boys" -> "boy"). None for a pronoun."""
+    words = _WORD.findall(subject.split(",")[0])
     if not words or words[-1].lower() in _PRONOUNS:
         return None
-    return words[-1].lower()
+    return head_noun(subject.split(",")[0])
 
 
 @rule("GC207", "subject-not-in-evidence", family="slots", effect="insufficient",

@@ -25,13 +25,26 @@ def _parts(values: tuple[ExtractedValue, ...]) -> list[DatePart]:
     return out
 
 
-def _claim_dates(claim: AtomicClaim) -> list[DatePart]:
-    return _parts(claim.values)
+def _year_like(value: ExtractedValue) -> bool:
+    """A bare four-digit number from 1000 to 2100, counted or not ("a 1999 graph", "in 1812 beside")."""
+    return (value.kind in {"count", "number"} and value.unit is None and value.surface.isdigit()
+            and len(value.surface) == 4 and 1000 <= (value.magnitude or 0) <= 2100)
+
+
+def _centuries(text: str) -> list[DatePart]:
+    """Centuries written in ``text`` ("the 20th century"), which the value reader leaves as words."""
+    return [d for d in dates_in(text) if d.century is not None]
+
+
+def _claim_dates(claim: AtomicClaim, centuries: bool = True) -> list[DatePart]:
+    """The claim's dates; with ``centuries``, the centuries it names too (a century dates a claim
+    loosely, so its absence from the evidence is left to the other slots: see GC312)."""
+    return _parts(claim.values) + (_centuries(claim.text) if centuries else [])
 
 
 def _evidence_dates(evidence: Evidence) -> list[DatePart]:
     """Dates in the quote, and in the title and headings: a page titled "2011 season" dates its text."""
-    found = _parts(evidence.values)
+    found = _parts(evidence.values) + _centuries(evidence.quote)
     for text in (*evidence.heading_path, evidence.title or ""):
         found.extend(dates_in(text))
     return found
@@ -39,18 +52,25 @@ def _evidence_dates(evidence: Evidence) -> list[DatePart]:
 
 @rule("GC311", "date-mismatch", family="time", effect="contradicts",
       good=[("The bridge opened in 1998.", "The bridge was opened to traffic on March 3, 1998."),
-            ("The album came out in May 2004.", "The album came out on 14 May 2004.")],
+            ("The album came out in May 2004.", "The album came out on 14 May 2004."),
+            ("The mill was built in the 19th century.", "The mill was built in 1812 beside the weir.")],
       bad=[("The bridge opened on March 3, 1998.", "The bridge opened on March 13, 1998."),
-           ("The album was released in 2011.", "The album was released in 2013.")])
+           ("The album was released in 2011.", "The album was released in 2013."),
+           ("The mill was built in the 18th century.", "The mill was built in 1812 beside the weir.")])
 def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """A date that disagrees in a part both sides state contradicts the claim.
 
     "March 3" and "March 13" share every word but one digit, so word overlap calls them the same;
     dates are compared as (year, month, day) with only the stated parts, so a year agrees with any
-    day inside it and a different day or year disagrees.
+    day inside it and a different day or year disagrees. A decade or a century holds its years:
+    "built in the 18th century" and "built in 1812" disagree.
     """
     mine = _claim_dates(claim)
     theirs = _evidence_dates(evidence)
+    if mine and not theirs:  # a century against the years the evidence counts with ("a 1999 graph")
+        mine = [d for d in mine if d.century is not None]
+        theirs = [DatePart(v.surface, v.start, int(v.magnitude or 0), None, None) for v in evidence.values
+                  if _year_like(v)]
     if not mine or not theirs:
         return None
     problems = [f"claim says {d.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in theirs[:3])
@@ -67,7 +87,7 @@ def date_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     "Opened in 1998" against a passage that says only "opened after a delay" is not support: the
     year came from somewhere else.
     """
-    mine = _claim_dates(claim)
+    mine = _claim_dates(claim, centuries=False)
     if not mine:
         return None
     if _evidence_dates(evidence) or _parts(evidence.context_values):
