@@ -12,7 +12,8 @@ and times each stage per sentence:
 * ``rules``: the rule engine over every (part, citation) pair, joint support included;
 * ``report``: the typed report as plain data, the service's report memo and the verdict's JSON line;
 * ``total``: one line in, one JSON verdict out;
-* ``gc pause``: time the garbage collector ran during the sentence (inside the stages above);
+* ``gc pause``: time the garbage collector ran during the sentence (inside the stages above; its
+  ``max_ms`` is the longest full collection a sentence waited for, if one came);
 * ``store reads``: statements sent to the store per sentence (a count, not milliseconds; this tree only);
 * ``total one claim`` and ``total two claims``: ``total`` of the sentences made of one bundled claim
   and of the one in four that joins two (several parts, each against every citation: the p99).
@@ -265,7 +266,8 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _summary(times: dict[str, list[float]]) -> dict[str, dict[str, float]]:
     return {stage: {"p50_ms": round(_percentile(v, 50), 2), "p99_ms": round(_percentile(v, 99), 2),
-                    "mean_ms": round(sum(v) / len(v), 2) if v else 0.0} for stage, v in times.items()}
+                    "mean_ms": round(sum(v) / len(v), 2) if v else 0.0, "max_ms": round(max(v, default=0.0), 2)}
+            for stage, v in times.items()}
 
 
 def _child(tree: Path, sentences: int, warm: int, seed: int, clock: str) -> dict[str, list[float]]:
@@ -296,7 +298,8 @@ def compare(baseline: Path, *, rounds: int, sentences: int, warm: int, clock: st
         if stage not in this:
             continue
         row: dict[str, Any] = {"stage": stage, **this[stage], "baseline_p50_ms": base.get(stage, {}).get("p50_ms"),
-                               "baseline_p99_ms": base.get(stage, {}).get("p99_ms")}
+                               "baseline_p99_ms": base.get(stage, {}).get("p99_ms"),
+                               "baseline_max_ms": base.get(stage, {}).get("max_ms")}
         for q in ("p50", "p99"):
             ours, theirs = this[stage][f"{q}_ms"], base.get(stage, {}).get(f"{q}_ms")
             row[f"x_baseline_{q}"] = round(theirs / ours, 2) if theirs and ours else None
