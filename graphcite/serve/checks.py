@@ -253,6 +253,7 @@ class CheckDesk:
         thread; anything else is parsed and prepared in a worker thread; either way the check waits
         here, not in a thread, for its batch to be written (:meth:`commit_async`)."""
         check_audience(audience)
+        self.service.activity += 1  # (a check answered from memory borrows no view: still activity)
         prepared: PreparedCheck | None = None
         keep: tuple[Any, ...] | None = None
         parts: list[list[AtomicClaim]] | None = None

@@ -155,6 +155,7 @@ class GateStream:
         try:
             async for raw in split_lines(self.request.stream(), self.service.settings.max_line_bytes):
                 self.counts["lines"] += 1
+                self.service.activity += 1  # (a line answered from memory borrows no view: still activity)
                 number = self.counts["lines"]
                 record = self._remembered(number, raw)
                 if record is None:

@@ -108,7 +108,7 @@ class Service:
         #: checkpoints a DuckDB store this service owns (opened, or was handed to close) when it is idle
         self.checkpointer = (Checkpointer(self) if self.desk is not None and self._owns_store
                              and self.store.engine == "duckdb" and not self.store.read_only else None)
-        #: views borrowed so far (the collector's sign of activity)
+        #: views borrowed, checks and gate lines received so far (the collector's sign of activity)
         self.activity = 0
         self.collector: Collector | None = None
         self.closed = False

@@ -312,3 +312,7 @@ def test_new_text_learns_templates_once_its_revisions_are_written(service: Servi
     with service.reader() as store:  # (the library's report of a stored revision, after the fact)
         stored = check_answer(store, _answer(CLEAN, answer_id="text-2"), config=config, record=False)
     assert json_text({**reports[2], "earlier": None}) == json_text({**stored, "earlier": None})
+    before = service.activity  # the collector's sign of activity counts a check answered from memory too
+    again = asyncio.run(desk.check_body(text, format=None, documents=None, config=config, audience="internal"))
+    assert json.loads(again)["earlier"]["checks"] == 1
+    assert service.activity == before + 2  # the request, answered from its kept text, and the writer's view
