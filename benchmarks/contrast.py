@@ -295,6 +295,8 @@ def scalar_edit(key: str, claim: str) -> str | None:
     start, end = map(int, chosen.split(":"))
     word = claim[start:end]
     new = _SCALAR[word.lower()]
+    if word.lower() == "most" and claim[:start].lower().endswith("the "):
+        new = "least"  # "the most widespread" -> "the least widespread", not "the few widespread"
     return _replace(claim, start, end, new.capitalize() if word[0].isupper() else new)
 
 

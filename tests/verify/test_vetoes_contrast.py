@@ -18,6 +18,7 @@ from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import evaluate_pair
 from graphcite.verify.evidence import evidence_from_text
 from graphcite.verify.rules.roles import head_noun, passive_doer
+from graphcite.verify.rules.subject import _head as subject_head
 
 
 def _relation(claim: str, evidence: str) -> str:
@@ -99,6 +100,13 @@ def test_heads_and_passive_doers() -> None:
     assert passive_doer(decompose("The bridge was finished by the end of May.")[0]) is None
 
 
+def test_a_subject_s_head_is_its_first_noun_phrase_s() -> None:
+    assert subject_head("a woman in a green coat") == "woman"
+    assert subject_head("the water levels in the lower harbour") == "level"
+    assert subject_head("what they find") is None  # a clause, not a thing
+    assert subject_head("they") is None
+
+
 def test_centuries_are_year_ranges() -> None:
     century = dates_in("in the 20th century")[0]
     assert century.century == 20
@@ -113,7 +121,7 @@ def test_centuries_are_year_ranges() -> None:
 
 @pytest.mark.parametrize(("a", "b"), [("rising", "declining"), ("increase", "reduce"), ("gained", "lost"),
                                       ("melt", "freeze"), ("confirm", "refute"), ("beneficial", "harmful"),
-                                      ("warm", "cold"), ("most", "few")])
+                                      ("warm", "cold"), ("most", "few"), ("decreasing", "rose")])
 def test_curated_opposites(a: str, b: str) -> None:
     assert lexicon.related(a, b) == "antonym" and lexicon.related(b, a) == "antonym"
 

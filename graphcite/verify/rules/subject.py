@@ -18,6 +18,7 @@ __all__: list[str] = []
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']+")
 _CODE = re.compile(r"\w_\w|\w\(|[a-z][A-Z]|\d")
+_CLAUSE_OPENERS = frozenset({"what", "whatever", "whoever", "how", "why", "whether"})
 _PRONOUNS = frozenset({"it", "they", "he", "she", "this", "that", "these", "those", "we", "you", "i", "one",
                        "there", "which", "who", "someone", "something", "anyone", "everyone", "each", "all"})
 
@@ -25,10 +26,10 @@ _PRONOUNS = frozenset({"it", "they", "he", "she", "this", "that", "these", "thos
 def _head(subject: str) -> str | None:
     """The subject's head word: the last word of its first noun phrase, before a preposition or a
     relative word ("the midnight hovercraft", "a woman in a red coat" -> "woman"); the noun after a
-    collective one ("a group of boys" -> "boy"). None for a pronoun."""
+    collective one ("a group of boys" -> "boy"). None for a pronoun or a clause ("what they find")."""
     words = _WORD.findall(subject.split(",")[0])
-    if not words or words[-1].lower() in _PRONOUNS:
-        return None
+    if not words or words[-1].lower() in _PRONOUNS or words[0].lower() in _CLAUSE_OPENERS:
+        return None  # a pronoun, or a clause standing as the subject: "what they find is ..."
     return head_noun(subject.split(",")[0])
 
 
