@@ -38,6 +38,9 @@ EDITS = [
     # the words themselves outweigh a rare sense that makes one a kind of the other ("bull" a "man")
     ("A man is riding a bull at the fair.", "A person is riding a bull at the fair.",
      "A bull is riding a person at the fair."),
+    # ... and when the evidence says who did it in a relative clause
+    ("The crowd is cheering for a girl who is kicking the ball.", "A girl is kicking the ball.",
+     "The ball is kicking a girl."),
     # another doer in a passive claim
     ("The woman is slicing a loaf of bread.", "The loaf of bread is being sliced by the woman.",
      "The loaf of bread is being sliced by the man."),

@@ -25,6 +25,9 @@ _PHRASE_END = frozenset({"with", "in", "on", "at", "of", "from", "to", "into", "
                          "underneath", "amid", "upon", "where", "whose", "whom", "when"})
 _PREPOSITION = re.compile(r"\s*(?:to|with|at|for|about|from|on|in|into|of|by|near|over|under)\b", re.I)
 _BY = re.compile(r"\bby\s+", re.I)
+# a relative clause with an active verb and a direct object: "a boy who is hitting a ball"
+_RELATIVE = re.compile(r"(?P<noun>[^,;]+?)\s+(?:who|that|which)\s+(?:is|are|was|were)\s+(?P<verb>[a-z]+ing)\s+"
+                       r"(?P<object>(?:a|an|the|his|her|their|its|some|two|three)\s+[^,;]+)", re.I)
 _TIME_WORDS = frozenset({"end", "time", "now", "then", "start", "beginning", "middle"})
 _SAME_THING = frozenset({"same", "synonym", "hypernym", "hyponym"})
 
@@ -102,9 +105,23 @@ def _same_verb(a: str, b: str) -> bool:
 
 
 def _evidence_roles(quote: str) -> list[tuple[str, str, str]]:
+    """Who does what to whom in the evidence: each clause's roles, and those of a relative clause
+    on a noun ("watching a boy who is hitting a ball": the boy hits the ball)."""
     from graphcite.claims import decompose
 
-    return [found for part in decompose(quote) if (found := roles_of(part)) is not None]
+    found = []
+    for part in decompose(quote):
+        roles = roles_of(part)
+        if roles is not None:
+            found.append(roles)
+        for phrase in (part.subject or "", part.object or ""):
+            relative = _RELATIVE.search(phrase)
+            if relative is None:
+                continue
+            doer, done_to = head_noun(relative.group("noun")), head_noun(relative.group("object"))
+            if doer is not None and done_to is not None and doer != done_to:
+                found.append((doer, lemma(relative.group("verb").lower()), done_to))
+    return found
 
 
 @rule("GC208", "roles-exchanged", family="slots", effect="insufficient",
