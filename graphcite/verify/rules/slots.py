@@ -3,21 +3,62 @@ an opposite or by another member of the same class."""
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from graphcite.language.align import Alignment, align
+from graphcite.language.nlp import lemma
+from graphcite.language.words import word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import rule
 from graphcite.verify.rules.common import attributed, attribution_stripped, blank_values
 
-__all__ = ["alignment_for"]
+__all__ = ["alignment_for", "in_attribution", "without_attribution"]
+
+# a closing attribution after the last comma: ", say scientists", ", NASA says", ", according to a study"
+_TAIL = re.compile(r",\s*(?P<tail>[^,;:]{2,80}?)[\s.!?\"'”’]*$")
+_ACCORDING = re.compile(r"^\s*according\s+to\b", re.I)
+_TAIL_WORDS = 8  # an attribution names a source in a few words; a longer tail is a clause of its own
+
+
+@lru_cache(maxsize=4096)
+def without_attribution(text: str) -> str:
+    """``text`` without a closing attribution of who reports it ("..., say scientists", "..., a new
+    study finds", "..., according to NASA"): the source is not a further thing the evidence must say.
+    A tail with a negation or more than a few words is kept: it is a clause of its own."""
+    match = _TAIL.search(text)
+    if match is None:
+        return text
+    tail = match.group("tail")
+    words = re.findall(r"[A-Za-z][A-Za-z'’\-]*", tail)
+    if not words or len(words) > _TAIL_WORDS or set(w.lower() for w in words) & word_list("negation"):
+        return text
+    frames = word_list("frame_verbs")
+    if _ACCORDING.match(tail) or lemma(words[0].lower()) in frames or lemma(words[-1].lower()) in frames:
+        return text[:match.start()]
+    return text
+
+
+def in_attribution(claim: AtomicClaim, phrase: str | None) -> bool:
+    """Whether ``phrase`` (the claim's object or predicate as the claim reader split it) lies in the
+    closing attribution :func:`without_attribution` leaves out ("..., a new survey finds")."""
+    if not phrase or not phrase.strip():
+        return False
+    kept = without_attribution(claim.text)
+    return len(kept) < len(claim.text) and phrase.strip() in claim.text[len(kept):]
 
 
 def alignment_for(claim: AtomicClaim, evidence: Evidence) -> Alignment:
-    """The claim (values blanked: the value rules compare them) aligned against the evidence envelope."""
+    """The claim (values blanked: the value rules compare them) aligned against the evidence envelope.
+
+    A closing attribution is left out ("..., say scientists"): who reports a finding is seldom in the
+    passage that states it. An opening frame ("a new study finds that ...") is kept: on CLIMATE-FEVER
+    dev, aligning only the clause it reports made 3 true and 8 false supports."""
     text = blank_values(claim.text, claim.values) if claim.values else claim.text
     if attributed(claim, evidence):
         text = attribution_stripped(text)
-    return align(text, evidence.envelope)
+    return align(without_attribution(text), evidence.envelope)
 
 
 @rule("GC204", "slot-filled-by-other", family="slots", effect="insufficient",

@@ -7,13 +7,13 @@ import re
 from graphcite.language import lexicon
 from graphcite.language.domain import active
 from graphcite.language.nlp import lemma
-from graphcite.language.words import word_list
+from graphcite.language.words import word_list, word_map, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import rule
 from graphcite.verify.rules.common import blank_values, reported_clause, same_predicate, word_lemmas
-from graphcite.verify.rules.slots import alignment_for
+from graphcite.verify.rules.slots import alignment_for, in_attribution
 
 __all__: list[str] = []
 
@@ -56,6 +56,8 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
     """
     if not claim.predicate or claim.connective or evidence.block_type == "table_row":
         return None
+    if in_attribution(claim, claim.predicate):
+        return None  # "..., scientists said": who reports the claim, not what it says
     reported = reported_clause(claim)
     if reported is not None:
         if not reported.predicate:
@@ -76,10 +78,33 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
         return ""  # a phrasal verb and its one-word paraphrase: "broke up" / "dissolved"
     if set(words) & _FORBID and evidence.modality_for(claim.text)[0] == "must-not":
         return ""  # "forbids retries" is what "must not retry" says
+    if _said_by_preposition(words, claim, evidence):
+        return ""  # "is wearing a hat" is what "the man in a hat" says
     if any(v.kind == "count" for v in claim.values) and any(
             set(words) & (eq.a | eq.b) and terms & (eq.a | eq.b) for eq in active().equivalences):
         return ""  # "retries four times" vs "makes five attempts": the counts decide (GC301/GC302)
     return f"the evidence does not say {claim.predicate!r}"
+
+
+def _said_by_preposition(words: list[str], claim: AtomicClaim, evidence: Evidence) -> bool:
+    """A verb the evidence says with a preposition before the claim's object: "is wearing a red
+    jacket" / "a man in a red jacket", "dressed in tuxedos" (not "with": "with a scarf in her hand"; the verbs and
+    their prepositions: words.json ``prepositional_verbs``). The object itself must be there."""
+    markers = word_map("prepositional_verbs")
+    if len(words) != 1 or words[0] not in markers or not claim.object:
+        return False
+    head = _PREPOSITION.split(blank_values(claim.object, claim.values), maxsplit=1)[0]
+    wanted = [lemma(w) for w in head.split() if support_terms(w)]
+    if not wanted:
+        return False
+    ev = words_of(evidence.envelope)
+    for j, word in enumerate(ev):
+        if word.lemma != wanted[-1]:
+            continue
+        for k in range(max(0, j - 4), j):  # the preposition, then the whole thing worn: "in the straw hat"
+            if ev[k].lower in markers[words[0]] and set(wanted) <= {w.lemma for w in ev[k + 1:j + 1]}:
+                return True
+    return False
 
 
 @rule("GC203", "object-not-in-evidence", family="support", effect="mentions",
@@ -94,6 +119,8 @@ def object_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None
     """
     if not claim.object or claim.connective or evidence.block_type == "table_row":
         return None
+    if in_attribution(claim, claim.object):
+        return None  # "..., a new survey finds": the reader took the attribution for the object
     head = _PREPOSITION.split(blank_values(claim.object, claim.values), maxsplit=1)[0]
     wanted = support_terms(head) - support_terms(claim.subject or "")
     wanted = {w for w in wanted if not w.replace(".", "").isdigit()}
