@@ -119,10 +119,11 @@ def checked_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 
 @pytest.mark.parametrize("args", [["--help"], ["chain", "--help"], ["chain", "{claim}"], ["chain", "x", "--json"],
                                   ["audit", "independence", "{claim}"],
-                                  ["export", "--format", "json", "--claim", "{claim}", "--out", "{out}"]])
+                                  ["export", "--format", "json", "--claim", "{claim}", "--out", "{out}"],
+                                  ["sources"], ["sources", "--json"]])
 def test_read_only_commands_start_without_the_language_stack(checked_db: tuple[str, str], tmp_path: Path,
                                                              args: list[str]) -> None:
-    """``chain``, ``audit independence`` and ``export`` read stored rows only: spaCy, pint and Ray stay unloaded."""
+    """``chain``, ``audit independence``, ``export`` and ``sources`` read stored rows only: spaCy, pint and Ray stay unloaded."""
     db, claim = checked_db
     args = [a.replace("{claim}", claim).replace("{out}", str(tmp_path / "g.json")) for a in args]
     imported = _imported(args if "--help" in args else [*args, "--db", db])
