@@ -57,6 +57,7 @@ Rules, in the order they apply:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -76,11 +77,30 @@ from graphcite.language.domain import active
 from graphcite.lru import LruCache
 from graphcite.models import AtomicClaim, ExtractedValue
 
-__all__ = ["PART_DEFAULTS", "QUALIFIERS", "decompose", "score_sentence", "score_sentence_set"]
+__all__ = ["PART_DEFAULTS", "QUALIFIERS", "decompose", "score_sentence", "score_sentence_set", "without_footnote_marks"]
 
 # --------------------------------------------------------------------------------------------
 # Assembly
 # --------------------------------------------------------------------------------------------
+
+
+#: A numbered footnote mark left in a sentence ("[3]", "[2, 5]", "[4-6]"): after a space or punctuation,
+#: or glued to the sentence's last word ("days[12]."); never a subscript inside a word ("items[3]x").
+_FOOTNOTE = re.compile(
+    r"(?:(?<=[\s.,;:!?)\]\"'\u201d\u2019])|(?<=\w)(?=\[[^\]]*\](?:[.,;:!?]|\s*$)))"
+    r"\[\s*\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*\s*\](?!\w)")
+
+
+def without_footnote_marks(text: str) -> str:
+    """``text`` with each footnote mark blanked to spaces of the same length, so offsets still hold.
+
+    Answers pasted from a chat or a wiki keep their reference marks in the claim's own text ("kept
+    for 14 days [3]."); read as words they are a number the passage never states and a word the
+    claim does not mean. Only this matching copy is blanked: the claim's text stays as written.
+    """
+    if "[" not in text:
+        return text
+    return _FOOTNOTE.sub(lambda m: " " * (m.end() - m.start()), text)
 
 
 def _values_in(values: list[ExtractedValue], spans: Iterable[tuple[int, int] | None]) -> tuple[ExtractedValue, ...]:
@@ -200,7 +220,7 @@ def decompose(text: str, *, model: str | None = None) -> list[AtomicClaim]:
     found = _MEMO.get(key)
     if isinstance(found, tuple):
         return list(found)
-    claims = _decompose(text, model)
+    claims = _decompose(without_footnote_marks(text), model)
     _MEMO.put(key, tuple(claims))
     return claims
 

@@ -425,17 +425,18 @@ def dotted_end(d: Doc, i: int) -> bool:
 
 
 def trim_span(d: Doc, a: int, b: int) -> tuple[int, int]:
-    """Token range without leading/trailing punctuation, bullets and dangling conjunctions."""
-    while a < b and (d.lower[a] in END_PUNCT or d.lower[a] in BULLETS or d.lower[a] in {"and", "but"}):
+    """Token range without leading/trailing punctuation, white space, bullets and dangling conjunctions."""
+    while a < b and (d.lower[a] in END_PUNCT or d.lower[a] in BULLETS or d.lower[a] in {"and", "but"}
+                     or d.lower[a].isspace()):
         a += 1
-    while b > a and d.lower[b - 1] in END_PUNCT | {"and", "but", "or"}:
+    while b > a and (d.lower[b - 1] in END_PUNCT | {"and", "but", "or"} or d.lower[b - 1].isspace()):
         b -= 1
     # a quotation mark or bracket whose partner lies outside the span
     while a < b and d.words[a] in _OPEN and _OPEN[d.words[a]] not in d.words[a + 1:b]:
         a += 1
     while b > a and d.words[b - 1] in _CLOSE and _CLOSE[d.words[b - 1]] not in d.words[a:b - 1]:
         b -= 1
-    while b > a and d.lower[b - 1] in END_PUNCT:
+    while b > a and (d.lower[b - 1] in END_PUNCT or d.lower[b - 1].isspace()):
         b -= 1
     return a, b
 

@@ -466,3 +466,26 @@ def test_speed_on_the_blank_pipeline() -> None:
     rate = 2 * len(texts) / (time.perf_counter() - started)
     print(f"\ndecompose: {rate:,.0f} sentences/s")
     assert rate >= 500, rate  # ~4,500/s on an idle core, ~1,100/s at load 5 on 2 cores: a loose floor
+
+
+@pytest.mark.parametrize(("text", "blanked"), [
+    ("kept for 14 days [3].", "kept for 14 days    ."),
+    ("kept for 14 days.[17]", "kept for 14 days.    "),
+    ("kept for 14 days[12].", "kept for 14 days    ."),
+    ("Logs [2, 5] are kept.", "Logs        are kept."),
+    ("see [4-6] below", "see       below"),
+    ("reads items[3] first.", "reads items[3] first."),  # an index inside a sentence is no footnote
+    ("see [a] and [1957 edition]", "see [a] and [1957 edition]"),
+])
+def test_footnote_marks_are_blanked_in_the_matching_copy_only(text: str, blanked: str) -> None:
+    """Offsets hold (same length); the claim parts of a marked sentence equal the unmarked sentence's."""
+    from graphcite.claims.decompose import without_footnote_marks
+
+    assert without_footnote_marks(text) == blanked and len(blanked) == len(text)
+
+
+def test_a_trailing_footnote_mark_leaves_the_claim_as_without_it() -> None:
+    plain = decompose("Access logs are retained for 14 days.")
+    marked = decompose("Access logs are retained for 14 days [3].")
+    assert [(c.text, c.span, [v.surface for v in c.values]) for c in marked] == \
+        [(c.text, c.span, [v.surface for v in c.values]) for c in plain]

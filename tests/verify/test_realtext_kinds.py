@@ -70,6 +70,10 @@ SUPPORTED = [
     # "wearing" said by a preposition before the thing worn
     ("The hiker is wearing a green scarf.", "A hiker in a green scarf is crossing the bridge."),
     ("The twins are wearing raincoats.", "The twins, dressed in raincoats, are waiting for the bus."),
+    # a footnote mark pasted with the answer is no number and no word of the claim
+    ("The ferry runs every 40 minutes in winter [3].", "In winter the ferry runs every 40 minutes."),
+    ("The footbridge opened in 1932.[12]", "The footbridge opened to walkers in 1932."),
+    ("The orchard [2, 5] grows twelve kinds of pear.", "The orchard grows twelve kinds of pear."),
 ]
 
 UNSUPPORTED = [
@@ -134,6 +138,9 @@ UNSUPPORTED = [
     ("The hiker is wearing a scarf.", "The hiker in a red coat is holding a scarf."),
     ("The hiker is wearing a scarf.", "A hiker with a scarf in her hand is walking."),
     ("The hiker is wearing a green scarf.", "A hiker in a scarf is crossing the green bridge."),
+    # a footnote mark does not hide the claim's own wrong figure
+    ("The ferry runs every 25 minutes in winter [40].", "In winter the ferry runs every 40 minutes."),
+    ("The footbridge opened in 1957 [1932].", "The footbridge opened to walkers in 1932."),
     # a closing clause with a negation is no attribution: it is read with the claim
     ("The lagoon is turning brackish, the survey did not find.", "The lagoon is turning brackish."),
 ]
