@@ -475,6 +475,10 @@ class _Scanner:
                     following += 1
                 if following < count and _indent(lines[following]) >= levels[0][1]:
                     raise Unsupported("list item with more than one block")
+                if (following < count and _bullet_or_ordered(lines[following].lstrip(" "))
+                        and self.table_columns(following)):
+                    # markdown-it reads that marker as the list's next (loose) item, not as a table's header
+                    raise Unsupported("list marker heading a table after a blank line")
                 stop = following
                 break
             line_indent = _indent(line)

@@ -6,7 +6,7 @@ import datetime as dt
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from graphcite.errors import IngestError
@@ -353,6 +353,9 @@ def test_a_fence_left_open_over_many_pieces_is_parsed_in_linear_time() -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(markdown_documents(), _FUZZ), st.sampled_from([1, 7, 60, 10**9]))
+# a loose list's next item whose line could head a table (markdown-it keeps the list; found by this test in CI)
+@example("# retry\n\n- retry\n\n- x \\|\n---\n", 1)
+@example("- a\n\n- b | c\n--- | ---\n", 7)
 def test_property_fast_scanner_gives_the_markdown_it_units(text: str, piece: int) -> None:
     stock = markdown._parse_body(text, 0, chunk_chars=10**9)
     fast = markdown._fast_body(text, 0, chunk_chars=piece)
