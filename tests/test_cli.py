@@ -17,6 +17,12 @@ ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 
+#: one claim citing the one sentence of the ``a.md`` the CLI tests ingest
+CAPPED_ANSWER = {"answer_id": "x", "claims": [
+    {"text": "Uploads are capped at 25 MB per file.",
+     "citations": [{"source": "a.md", "quote": "Uploads are capped at 25 MB per file."}]}]}
+
+
 def _commands() -> list[str]:
     import typer.main
 
@@ -49,9 +55,7 @@ def test_ingest_sources_show_check_roundtrip(tmp_path: Path) -> None:
     listed = json.loads(runner.invoke(app, ["sources", "--db", db, "--json"]).output)
     assert listed[0]["key"] == "a.md" and listed[0]["values"] >= 1
     answer = tmp_path / "answer.json"
-    answer.write_text(json.dumps({"answer_id": "x", "claims": [
-        {"text": "Uploads are capped at 25 MB per file.",
-         "citations": [{"source": "a.md", "quote": "Uploads are capped at 25 MB per file."}]}]}))
+    answer.write_text(json.dumps(CAPPED_ANSWER))
     checked = runner.invoke(app, ["check", str(answer), "--db", db, "--json"])
     assert checked.exit_code == 0, checked.output
     report = json.loads(checked.output)
@@ -109,9 +113,7 @@ def checked_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     db = str(root / "s.duckdb")
     assert runner.invoke(app, ["ingest", str(root / "docs"), "--db", db]).exit_code == 0
     answer = root / "answer.json"
-    answer.write_text(json.dumps({"answer_id": "x", "claims": [
-        {"text": "Uploads are capped at 25 MB per file.",
-         "citations": [{"source": "a.md", "quote": "Uploads are capped at 25 MB per file."}]}]}))
+    answer.write_text(json.dumps(CAPPED_ANSWER))
     checked = runner.invoke(app, ["check", str(answer), "--db", db, "--json"])
     assert checked.exit_code == 0, checked.output
     return db, json.loads(checked.output)["claims"][0]["claim_id"]

@@ -32,6 +32,7 @@ from graphcite.store import Store
 from graphcite.store.queries import graph as graph_queries
 from graphcite.store.queries import ingest as queries
 from graphcite.store.queries import lineage as lineage_queries
+from graphcite.store.queries.lineage import MAX_LINEAGE_LEVELS
 
 __all__ = ["CYCLE_RELATION", "FULL_REFRESH_AT", "LINEAGE_KEYS", "MAX_LINEAGE_LEVELS",
            "LinkIndex", "closure_links", "computed_lineage", "current_links", "dangling_links", "lineage_row", "links_from_metadata",
@@ -130,8 +131,6 @@ def mark_supersession_cycles(store: Store, written: Iterable[str] | None = None)
 # source_lineage: each key's source card and upward closure
 # ----------------------------------------------------------------------------------------------
 
-#: A walk upward stops after this many levels (keys at most 63 levels above a start are visited).
-MAX_LINEAGE_LEVELS = 64
 #: More stale keys than this and the whole table is computed again from every link (one read).
 FULL_REFRESH_AT = 2000
 

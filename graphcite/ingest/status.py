@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 __all__ = ["HEADING_CUES", "heading_status", "normalise_heading", "status_for"]
 
@@ -54,25 +55,9 @@ def normalise_heading(heading: str) -> str:
     return " ".join(_NOT_WORD.sub(" ", folded).split())
 
 
+@lru_cache(maxsize=100_000)  # a corpus repeats its headings ("Notes", "Usage") under ever new paths
 def heading_status(heading: str) -> str | None:
     """The status a single heading names, or None when it names none."""
-    try:
-        return _HEADING_STATUS[heading]
-    except KeyError:
-        pass
-    if len(_HEADING_STATUS) >= _HEADINGS_HELD:
-        _HEADING_STATUS.clear()
-    found = _HEADING_STATUS[heading] = _status_of(heading)
-    return found
-
-
-#: heading -> its status: a corpus repeats its headings ("Notes", "Usage") under ever new heading
-#: paths, and each path's status reads every heading in it; emptied past :data:`_HEADINGS_HELD`.
-_HEADING_STATUS: dict[str, str | None] = {}
-_HEADINGS_HELD = 100_000
-
-
-def _status_of(heading: str) -> str | None:
     words = normalise_heading(heading)
     if not words:
         return None
