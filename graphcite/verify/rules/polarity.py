@@ -6,7 +6,7 @@ import re
 
 from graphcite.language import lexicon
 from graphcite.language.nlp import lemma
-from graphcite.language.words import STOPWORDS, Word, words_of
+from graphcite.language.words import STOPWORDS, Word, word_list, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence, clause_for
 from graphcite.verify.lexical import support_terms
@@ -48,9 +48,6 @@ def claim_negation(claim: AtomicClaim) -> str | None:
 
 # a reporting verb's "that" clause: "they tell us that ...", "scientists say that ..."
 _REPORTED = re.compile(r"^(?:(?:us|them|me|you|him|her)\s+)?that\s+(?P<clause>[^,;:]+)", re.I)
-_REPORTING_VERBS = frozenset({"say", "tell", "state", "report", "show", "find", "know", "think", "believe",
-                              "claim", "argue", "suggest", "indicate", "confirm", "reveal", "conclude", "note",
-                              "agree", "explain", "warn", "predict", "estimate", "announce", "observe"})
 
 
 def _reported_negation(claim: AtomicClaim) -> str | None:
@@ -58,7 +55,7 @@ def _reported_negation(claim: AtomicClaim) -> str | None:
     the claim reader takes "that" for a relative pronoun and leaves the "not" out, but what is
     reported is the claim's content, so its polarity is the claim's."""
     words = {lemma(w) for w in (claim.predicate or "").split() if w.isalpha()}
-    found = _REPORTED.match(claim.object or "") if words & _REPORTING_VERBS else None
+    found = _REPORTED.match(claim.object or "") if words & word_list("reporting_verbs") else None
     if found is None:
         return None
     clause = found.group("clause")
@@ -142,10 +139,10 @@ def opposite_instead(claim: AtomicClaim, evidence: Evidence) -> str | None:
     slots = {s.text: s for s in alignment_for(claim, evidence).slots if s.kind == "word"}
     if not slots:
         return None
-    written = {form for w in words_of(evidence.quote) for form in (w.lower, w.lemma)}
-    own = {form for w in words_of(claim.text) for form in (w.lower, w.lemma)}
-    theirs = sorted(f for f in written if _opposable(f) and f not in own)
     claim_words, evidence_words = words_of(claim.text), words_of(evidence.quote)
+    written = {form for w in evidence_words for form in (w.lower, w.lemma)}
+    own = {form for w in claim_words for form in (w.lower, w.lemma)}
+    theirs = sorted(f for f in written if _opposable(f) and f not in own)
     named = {w.lemma for w in words_of(claim.sentence or claim.text)}  # the whole sentence a part came from
     problems = []
     for at, word in enumerate(claim_words):
@@ -178,12 +175,7 @@ def _describes_another(claim_words: tuple[Word, ...], at: int, evidence_words: t
     return False
 
 
-# function words that order or scale and have an opposite: "before" / "after", "more" / "less", "most" / "few"
-_SCALAR = frozenset({"before", "after", "more", "less", "fewer", "most", "least", "few", "many", "much", "little",
-                     "above", "below", "earlier", "later", "often", "rarely", "seldom", "higher", "lower", "early",
-                     "late"})
-
-
 def _opposable(form: str) -> bool:
-    """A word that may have an opposite worth reading: a content word, or a scalar function word."""
-    return form in _SCALAR or (form not in STOPWORDS and len(form) > 2)
+    """A word that may have an opposite worth reading: a content word, or a function word that orders or
+    scales ("before" / "after", "more" / "less", "most" / "few": words.json ``scalar_words``)."""
+    return form in word_list("scalar_words") or (form not in STOPWORDS and len(form) > 2)
