@@ -115,10 +115,11 @@ def attribution_stripped(text: str) -> str:
     return _META_WORDS.sub(" ", _ID.sub(" ", text))
 
 
-def is_year(value: ExtractedValue) -> bool:
-    """A bare four-digit number between 1900 and 2100 is a year, not a count."""
+def is_year(value: ExtractedValue, earliest: int = 1900) -> bool:
+    """A bare four-digit number from ``earliest`` to 2100 is a year, not a count (``earliest=1000`` where
+    only a year can be meant: the years a century in the claim is compared with)."""
     return (value.kind in {"count", "number"} and value.unit is None and value.magnitude is not None
-            and value.surface.isdigit() and len(value.surface) == 4 and 1900 <= value.magnitude <= 2100)
+            and value.surface.isdigit() and len(value.surface) == 4 and earliest <= value.magnitude <= 2100)
 
 
 def locate(text: str, value: ExtractedValue) -> tuple[int, int] | None:

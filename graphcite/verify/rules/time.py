@@ -25,12 +25,6 @@ def _parts(values: tuple[ExtractedValue, ...]) -> list[DatePart]:
     return out
 
 
-def _year_like(value: ExtractedValue) -> bool:
-    """A bare four-digit number from 1000 to 2100, counted or not ("a 1999 graph", "in 1812 beside")."""
-    return (value.kind in {"count", "number"} and value.unit is None and value.surface.isdigit()
-            and len(value.surface) == 4 and 1000 <= (value.magnitude or 0) <= 2100)
-
-
 def _centuries(text: str) -> list[DatePart]:
     """Centuries written in ``text`` ("the 20th century"), which the value reader leaves as words."""
     return [d for d in dates_in(text) if d.century is not None]
@@ -70,7 +64,7 @@ def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     if mine and not theirs:  # a century against the years the evidence counts with ("a 1999 graph")
         mine = [d for d in mine if d.century is not None]
         theirs = [DatePart(v.surface, v.start, int(v.magnitude or 0), None, None) for v in evidence.values
-                  if _year_like(v)]
+                  if is_year(v, earliest=1000)]  # counted or not: "a 1999 graph", "in 1812 beside"
     if not mine or not theirs:
         return None
     problems = [f"claim says {d.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in theirs[:3])
