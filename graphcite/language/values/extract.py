@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from graphcite.language.values.datereading import DateReader
@@ -559,12 +560,26 @@ def extract_values(text: str, *, default_unit: str | None = None) -> list[Extrac
 MEMO_CHARS = 96
 
 
+#: white space other than the plain space: read as a space, so layout never changes a reading ("at\nmost 5")
+#: (a line break before a list marker stays: "1. Install\n2. Run" numbers its steps)
+_LAYOUT = re.compile(r"[^\S \n]|\n(?![^\S\n]*(?:\d{1,3}[.)]|[-*•+#|>]|\n))")
+
+
 def values_in(text: str, default_unit: str | None = None) -> Sequence[ExtractedValue]:
     """:func:`extract_values` without the copy: a short text's values come from a memo (a tuple, shared:
-    do not change it). The values are frozen and depend on ``text`` and ``default_unit`` alone."""
+    do not change it). The values are frozen and depend on ``text`` and ``default_unit`` alone.
+
+    Values are read off a copy of ``text`` whose line breaks, tabs and other white space are plain
+    spaces (the same length, so offsets hold); each surface is then taken from ``text`` itself.
+    """
+    flat = _LAYOUT.sub(" ", text) if _LAYOUT.search(text) else text
     if len(text) <= MEMO_CHARS:
-        return _remembered(text, default_unit)
-    return _extract(text, default_unit)
+        found: Sequence[ExtractedValue] = _remembered(flat, default_unit)
+    else:
+        found = _extract(flat, default_unit)
+    if flat is text:
+        return found
+    return [v if text[v.start:v.end] == v.surface else replace(v, surface=text[v.start:v.end]) for v in found]
 
 
 @lru_cache(maxsize=65_536)

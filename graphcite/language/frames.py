@@ -1,0 +1,510 @@
+"""Statements as frames: one typed reading of every clause, for claims and evidence alike.
+
+A :class:`Frame` is what one clause says: its subject (and the restrictions on it), its predicate
+(lemma, voice, polarity, modality, tense), its arguments, the conditions attached to the predicate,
+and the measurements in it. It is read from the dependency parse of the trained pipeline
+(:mod:`graphcite.language.parse`), so a negation, a modal or a condition belongs to the clause whose
+predicate it modifies, not to whatever clause happens to share the sentence.
+
+A :class:`Measurement` says what a number measures: the thing (``latency``, ``downtime``, the verb
+``keep`` in "kept for 72 hours"), the statistic or selector (p95, mean, max, min, total; "the greater
+of"), and the unit it is counted per ("per dose", "a day", "daily"). Values are compared only between
+measurements of the same statistic and period (``graphcite.verify.rules.quantity``). In a table row the
+column header says what each cell measures and the row's first cell says of what (:func:`cells_of`).
+
+Word lists (statistic words, periods, condition markers, modal verbs) are data in ``data/words.json``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from graphcite.language.nlp import lemma
+from graphcite.language.parse import parse
+from graphcite.language.words import word_list, word_map
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+__all__ = ["Cell", "Frame", "Measurement", "cells_of", "frame_for", "frames_of", "measurement_at",
+           "modality_of", "statistic_of"]
+
+_CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "acl:relcl", "parataxis", "csubj", "xcomp", "acl"})
+_SUBJECT_DEPS = ("nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl")
+_ARGUMENT_DEPS = frozenset({"obj", "iobj", "obl", "obl:tmod", "obl:npmod", "obl:agent", "xcomp", "ccomp"})
+_SCOPE_DEPS = frozenset({"acl:relcl", "acl", "nmod", "amod"})
+_PERCENTILE = re.compile(r"^p(\d{1,2}(?:\.\d+)?)$", re.I)
+_ORDINAL = re.compile(r"^(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)$", re.I)
+_WORD = re.compile(r"[^\W_]+(?:['’\-][^\W_]+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """What one number in a text measures: offsets of the value, the thing, the statistic, the period."""
+
+    start: int
+    end: int
+    measured: frozenset[str]
+    statistic: str | None = None
+    per: str | None = None
+    row: str | None = None  # a table cell: the row's label (what the row is about)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One clause as a typed statement; offsets are code points into the text it was read from."""
+
+    start: int
+    end: int
+    predicate: str
+    subject: str | None
+    subject_head: str | None
+    pronoun_subject: bool
+    voice: str
+    negated: bool
+    negation_cue: str | None
+    modality: str
+    modality_cue: str | None
+    tense: str
+    arguments: tuple[tuple[str, str], ...]
+    conditions: tuple[str, ...]
+    scope: tuple[str, ...]
+    quantifier: str | None
+    words: frozenset[str]
+    embedded: bool  # a clause inside another one (relative, adverbial, complement)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell of a table row: its text's offsets in the row, the column's header and the row's label."""
+
+    start: int
+    end: int
+    text: str
+    column: str
+    row: str
+
+
+@lru_cache(maxsize=1)
+def _statistics() -> dict[str, str]:
+    """Statistic word -> normalised statistic ("average" -> "mean", "peak" -> "max")."""
+    return {word: name for name, words in word_map("statistic_words").items() for word in words}
+
+
+@lru_cache(maxsize=1)
+def _selectors() -> dict[str, str]:
+    """Comparative that selects one of several values when followed by "of" ("the greater of")."""
+    return {word: name for name, words in word_map("selector_words").items() for word in words}
+
+
+@lru_cache(maxsize=1)
+def _periods() -> dict[str, str]:
+    """Adjective or noun of a period or portion a value is counted per ("daily" -> "day")."""
+    return {word: name for name, words in word_map("period_words").items() for word in words}
+
+
+def statistic_of(words: list[str]) -> str | None:
+    """The statistic the words name (``["p99", "latency"]`` -> ``"p99"``; "95th percentile" -> p95)."""
+    lowered = [w.lower() for w in words]
+    for index, word in enumerate(lowered):
+        found = _PERCENTILE.match(word)
+        if found:
+            return f"p{found.group(1)}"
+        ordinal = _ORDINAL.match(word)
+        if ordinal and index + 1 < len(lowered) and lowered[index + 1].startswith("percentile"):
+            return f"p{ordinal.group(1)}"
+        if word in _statistics():
+            return _statistics()[word]
+        if word in _selectors() and index + 1 < len(lowered) and lowered[index + 1] == "of":
+            return _selectors()[word]
+    return None
+
+
+def _per_after(doc: Doc, end: int) -> str | None:
+    """"per dose", "a day", "each month" right after a value (up to three tokens on)."""
+    after = [t for t in doc if t.idx >= end][:3]
+    for index, token in enumerate(after):
+        low = token.lower_
+        if token.is_punct and low not in {"/"}:
+            return None
+        if low in {"per", "a", "an", "each", "every", "/"} and index + 1 < len(after):
+            noun = lemma(after[index + 1].lower_)
+            if noun in _periods():
+                return _periods()[noun]
+            if low in {"per", "/"} and after[index + 1].is_alpha:
+                return noun
+    return None
+
+
+def _per_before(tokens: list[Token]) -> str | None:
+    for token in tokens:
+        name = _periods().get(token.lower_)
+        if name is not None and token.pos_ in {"ADJ", "ADV"}:
+            return name  # "daily limit", "monthly fee"
+    return None
+
+
+def _noun_lemmas(token: Token) -> frozenset[str]:
+    """A noun's lemma with its compound modifiers' ("search API latency" -> search, api, latency)."""
+    out = {token.lemma_.lower()}
+    out |= {c.lemma_.lower() for c in token.children if c.dep_ in {"compound", "flat"} and c.is_alpha}
+    return frozenset(w for w in out if w)
+
+
+def _tokens_in(doc: Doc, start: int, end: int) -> list[Token]:
+    return [t for t in doc if t.idx < end and t.idx + len(t.text) > start]
+
+
+def _is_clause_head(token: Token) -> bool:
+    if token.dep_ == "ROOT":
+        return True
+    if token.dep_ not in _CLAUSE_DEPS:
+        return False
+    if token.pos_ in {"VERB", "AUX"}:
+        return True
+    return any(c.dep_ in _SUBJECT_DEPS or c.dep_ == "cop" for c in token.children)
+
+
+def _clause_of(token: Token) -> Token:
+    """The head of the clause a token belongs to."""
+    current = token
+    for _ in range(64):
+        if _is_clause_head(current):
+            return current
+        if current.head.i == current.i:
+            return current
+        current = current.head
+    return current
+
+
+def _subject_of(head: Token) -> Token | None:
+    for child in head.children:
+        if child.dep_ in _SUBJECT_DEPS and child.dep_ != "expl":
+            return child
+    if head.dep_ in {"conj", "xcomp"} and head.head.i != head.i:
+        return _subject_of(head.head)  # "it rose and then fell": the conjunct shares the subject
+    return None
+
+
+def _phrase_words(token: Token) -> list[str]:
+    return [t.text for t in token.subtree if not (t.dep_ in {"acl:relcl", "acl"} and t.i != token.i)]
+
+
+def measurement_at(text: str, start: int, end: int) -> Measurement:
+    """What the value at ``text[start:end]`` measures, read from the parse of ``text``."""
+    doc = parse(text)
+    inside = _tokens_in(doc, start, end)
+    if not inside:
+        return Measurement(start, end, frozenset())
+    anchor = next((t for t in inside if not (t.head.idx < end and t.head.idx + len(t.head.text) > start)
+                   or t.head.i == t.i), inside[-1])
+    clause = _clause_of(anchor)
+    measured: frozenset[str] = frozenset()
+    nearby: list[str] = []
+    # "43 minutes of downtime": the thing is the "of" noun the unit governs
+    for child in anchor.children:
+        if child.dep_ == "nmod" and any(c.lower_ == "of" for c in child.children) and child.idx >= end:
+            measured = _noun_lemmas(child)
+            nearby += [child.text, *(c.text for c in child.children if c.dep_ in {"compound", "amod"})]
+            break
+    current = anchor
+    steps = 0
+    while not measured and steps < 6:
+        steps += 1
+        if current.i == clause.i:
+            if clause.pos_ == "VERB" and anchor.i != clause.i:
+                subject = _subject_of(clause)
+                measured = frozenset({clause.lemma_.lower()})
+                if subject is not None and subject.pos_ in {"NOUN", "PROPN"}:
+                    measured |= _noun_lemmas(subject)
+                    nearby += _phrase_words(subject)
+            else:  # a copular clause: "p99 latency is 40 ms", the subject is what is measured
+                subject = _subject_of(clause)
+                if subject is not None:
+                    measured = _noun_lemmas(subject)
+                    nearby += _phrase_words(subject)
+            break
+        head = current.head
+        if _in(head, _statistics()) or _in(head, _selectors()):
+            nearby.append(head.text)  # "the greater of £20 ...", "the maximum of 8": a selector, not the thing
+        elif head.pos_ in {"NOUN", "PROPN"} and not (start <= head.idx < end):
+            measured = _noun_lemmas(head)
+            nearby += [head.text, *(c.text for c in head.children if c.dep_ in {"compound", "amod", "nmod:npmod"})]
+            break
+        current = head
+    before = [t for t in doc if t.idx < start and _clause_of(t).i == clause.i][-4:]
+    words = [t.text for t in before] + [t.text for t in inside] + nearby
+    statistic = statistic_of(words)
+    per = _per_after(doc, end) or _per_before([*before, *(t for t in doc if t.text in nearby)])
+    return Measurement(start, end, measured, statistic, per)
+
+
+def cells_of(row: str, headers: tuple[str, ...]) -> tuple[Cell, ...]:
+    """The cells of a Markdown or HTML table row (``| a | b |`` or ``a | b``) with their headers.
+
+    The first cell names what the row is about; each cell's column header says what it holds.
+    """
+    cells: list[Cell] = []
+    position = 0
+    spans: list[tuple[int, int]] = []
+    for piece in row.split("|"):
+        begin, finish = position, position + len(piece)
+        position = finish + 1
+        stripped = piece.strip()
+        if not stripped:
+            continue
+        lead = len(piece) - len(piece.lstrip())
+        spans.append((begin + lead, begin + lead + len(stripped)))
+    if not spans:
+        return ()
+    label = row[spans[0][0]:spans[0][1]]
+    for index, (begin, finish) in enumerate(spans):
+        column = headers[index] if index < len(headers) else ""
+        cells.append(Cell(begin, finish, row[begin:finish], column, label))
+    return tuple(cells)
+
+
+def table_measurement(row: str, headers: tuple[str, ...], start: int, end: int) -> Measurement | None:
+    """The measurement of the value at ``row[start:end]``: its column's header and its row's label."""
+    for cell in cells_of(row, headers):
+        if cell.start <= start and end <= cell.end:
+            words = _WORD.findall(cell.column)
+            measured = frozenset(lemma(w.lower()) for w in words if not statistic_of([w]))
+            per = next((_periods()[lemma(w.lower())] for w in words if lemma(w.lower()) in _periods()), None)
+            return Measurement(start, end, measured, statistic_of(words), per, cell.row)
+    return None
+
+
+_RESTRICTING = frozenset({"only", "except", "excluding", "solely", "exclusively", "unless"})
+
+
+@lru_cache(maxsize=1)
+def _modal_aux() -> dict[str, str]:
+    return {word: name for name, words in word_map("modal_auxiliaries").items() for word in words}
+
+
+@lru_cache(maxsize=1)
+def _modal_heads() -> dict[str, str]:
+    """Verbs and adjectives that carry a modality onto the verb they govern ("need to", "is required to")."""
+    return {word: name for name, words in word_map("modal_heads").items() for word in words}
+
+
+def _forms(token: Token) -> tuple[str, ...]:
+    """The token's POS-aware lemma, its lookup lemma and its lowercase form (for word-list membership)."""
+    return (token.lemma_.lower(), lemma(token.lower_), token.lower_)
+
+
+def _in(token: Token, words: frozenset[str] | dict[str, str]) -> bool:
+    return any(form in words for form in _forms(token))
+
+
+def _negation(head: Token) -> tuple[bool, str | None]:
+    negations = word_list("negation")
+    for child in head.children:
+        if child.dep_ in {"advmod", "neg", "det", "cc:preconj"} and child.lower_ in negations:
+            return True, child.lower_
+        if child.dep_ == "aux" and child.lower_ in negations:  # "cannot" as one token
+            return True, child.lower_
+    for child in head.children:
+        if child.dep_ in {"obj", "nsubj", "nsubj:pass", "obl"} and any(
+                d.dep_ == "det" and d.lower_ in {"no", "neither"} for d in child.children):
+            return True, "no"
+    return False, None
+
+
+def _implicit_negation(head: Token) -> str | None:
+    """"failed to ship", "declined to sign", "has yet to win": the governed verb did not happen."""
+    implicative = word_list("implicative_negation")
+    parent = head.head
+    if head.dep_ == "xcomp" and _in(parent, implicative):
+        return parent.lemma_.lower()
+    if any(c.lower_ == "yet" for c in head.children) and any(c.lower_ == "to" and c.dep_ == "mark" for c in head.children):
+        return "yet to"
+    return None
+
+
+def modality_of(head: Token) -> tuple[str, str | None]:
+    """(modality, cue) of a clause from its auxiliaries and modal heads; "asserted" when none."""
+    negated, _cue = _negation(head)
+    chain = [head]
+    if head.dep_ == "xcomp" and _in(head.head, _modal_heads()):
+        chain.append(head.head)
+    for token in chain:
+        name = next((_modal_heads()[f] for f in _forms(token) if f in _modal_heads()), None) if token.i != head.i else None
+        if name:
+            outer, _c = _negation(token)
+            return (("must-not" if outer and name == "must" else name), token.lower_)
+        for child in token.children:
+            if child.dep_ in {"aux", "aux:pass"}:
+                found = _modal_aux().get(child.lower_)
+                if found:
+                    if negated and found in {"must", "may"}:
+                        return "must-not", f"{child.lower_} not"
+                    return found, child.lower_
+    return "asserted", None
+
+
+def _tense(head: Token) -> str:
+    auxes = [c for c in head.children if c.dep_ in {"aux", "aux:pass", "cop"}]
+    if any(a.lower_ in {"will", "shall", "'ll"} for a in auxes):
+        return "future"
+    if any("Past" in a.morph.get("Tense") for a in auxes) or (
+            not auxes and "Past" in head.morph.get("Tense") and head.tag_ == "VBD"):
+        return "past"
+    return "present"
+
+
+def _conditions(head: Token, text: str) -> tuple[str, ...]:
+    markers = word_list("condition_markers")
+    out = []
+    for child in head.children:
+        if child.dep_ == "advcl":
+            marks = [c.lower_ for c in child.children if c.dep_ == "mark"]
+            if any(m in markers for m in marks):
+                out.append(_span_text(child, text))
+        elif child.dep_ in {"obl", "advmod", "obl:tmod", "nmod"} and any(
+                t.lower_ in _RESTRICTING for t in list(child.subtree)[:2]):
+            out.append(_span_text(child, text))
+        elif child.dep_ == "advmod" and child.lower_ in {"only", "solely", "exclusively"}:
+            target = next((s for s in head.children if s.dep_ in {"obl", "advcl"} and s.i > child.i), None)
+            if target is not None:
+                out.append(_span_text(target, text))
+    return tuple(dict.fromkeys(out))
+
+
+def _span_text(token: Token, text: str) -> str:
+    subtree = list(token.subtree)
+    return text[subtree[0].idx: subtree[-1].idx + len(subtree[-1].text)]
+
+
+def _scope(subject: Token | None, text: str) -> tuple[tuple[str, ...], str | None]:
+    if subject is None:
+        return (), None
+    restrictions = []
+    quantifier = None
+    for child in subject.children:
+        if child.dep_ in {"det", "det:predet"} and child.lower_ in {"every", "all", "each", "any", "no", "some",
+                                                                    "most", "many", "few"}:
+            quantifier = child.lower_
+        elif child.dep_ in _SCOPE_DEPS and not (child.dep_ == "amod" and child.pos_ == "ADJ"):
+            restrictions.append(_span_text(child, text))
+    return tuple(restrictions), quantifier
+
+
+def _own_tokens(head: Token, heads: set[int]) -> list[Token]:
+    out = []
+    stack = [head]
+    while stack:
+        token = stack.pop()
+        out.append(token)
+        stack.extend(c for c in token.children if c.i not in heads)
+    return sorted(out, key=lambda t: t.i)
+
+
+@lru_cache(maxsize=8192)
+def frames_of(text: str) -> tuple[Frame, ...]:
+    """Every clause of ``text`` as a :class:`Frame`, in text order."""
+    doc = parse(text)
+    heads = [t for t in doc if _is_clause_head(t) and not t.is_punct]
+    # a modal head's complement is the clause's content: "need to renew" reads as renew (must)
+    folded = {t.i for t in heads if t.dep_ == "xcomp" and _in(t.head, _modal_heads())}
+    carriers = {doc[i].head.i for i in folded}
+    head_ids = {t.i for t in heads}
+    frames = []
+    for head in heads:
+        if head.i in carriers:
+            continue
+        own = _own_tokens(head, head_ids - {head.i})
+        if head.i in folded:
+            own = sorted({*own, *_own_tokens(head.head, head_ids - {head.head.i, head.i})}, key=lambda t: t.i)
+        subject = _subject_of(head.head if head.i in folded else head) or _subject_of(head)
+        negated, cue = _negation(head)
+        if not negated and head.i in folded:
+            negated, cue = _negation(head.head)
+        if not negated:
+            implicit = _implicit_negation(head)
+            negated, cue = implicit is not None, implicit
+        modality, modal_cue = modality_of(head)
+        scope, quantifier = _scope(subject, text)
+        arguments = tuple((c.dep_, c.lemma_.lower()) for c in head.children if c.dep_ in _ARGUMENT_DEPS)
+        conditions = _conditions(head, text) + (_conditions(head.head, text) if head.i in folded else ())
+        words = frozenset(t.lemma_.lower() for t in own if t.is_alpha)
+        frames.append(Frame(
+            start=own[0].idx, end=own[-1].idx + len(own[-1].text), predicate=head.lemma_.lower(),
+            subject=_span_text(subject, text) if subject is not None else None,
+            subject_head=subject.lemma_.lower() if subject is not None else None,
+            pronoun_subject=subject is not None and subject.pos_ == "PRON",
+            voice="passive" if any(c.dep_ in {"nsubj:pass", "aux:pass"} for c in head.children) else "active",
+            negated=negated, negation_cue=cue, modality=modality, modality_cue=modal_cue, tense=_tense(head),
+            arguments=arguments, conditions=conditions, scope=scope, quantifier=quantifier, words=words,
+            embedded=head.dep_ not in {"ROOT", "conj", "parataxis"} and head.i not in folded))
+    return tuple(frames)
+
+
+def frame_for(text: str, wanted: frozenset[str]) -> Frame | None:
+    """The clause of ``text`` that says most of ``wanted`` (lemmas); a main clause wins a tie."""
+    frames = frames_of(text)
+    if not frames:
+        return None
+    return max(frames, key=lambda f: (len(f.words & wanted), f.predicate in wanted, not f.embedded, -f.start))
+
+
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
+
+
+@lru_cache(maxsize=8192)
+def asserts_something(text: str) -> bool:
+    """Whether ``text`` states anything a source could support: a clause with a content word.
+
+    "OK.", "x", "It is so.", "{}", "%s", "I hope this helps." and a question back assert nothing
+    checkable; such a sentence is never supported, whatever its quote says.
+    """
+    stripped = text.strip()
+    if not stripped or stripped.endswith("?"):
+        return False
+    doc = parse(stripped)
+    personal = word_list("non_assertion_verbs")
+    content = [t for t in doc if t.pos_ in _CONTENT_POS and (t.is_digit or (t.is_alpha and len(t.text) > 1))
+               and t.lower_ not in word_list("weak_words") and not t.is_stop]
+    if not content:
+        return False
+    # "I hope this helps.", "Here is what I found.": the speaker talks about the answer, not the world
+    speaker = any(t.dep_.startswith("nsubj") and t.lower_ in {"i", "we"} for t in doc)
+    return not ((speaker and all(_in(t, personal) or (t.pos_ != "VERB" and t.pos_ != "NOUN") for t in content))
+                or all(t.lower_ in personal for t in content))
+
+
+def main_frame(text: str) -> Frame | None:
+    """The clause ``text`` asserts: its first main clause (a relative or adverbial clause only when alone)."""
+    frames = frames_of(text)
+    return next((f for f in frames if not f.embedded), frames[0] if frames else None)
+
+
+def content_words(frame: Frame) -> frozenset[str]:
+    return frozenset(w for w in frame.words if w not in word_list("light_verbs") and len(w) > 2
+                     and not _is_stop(w))
+
+
+@lru_cache(maxsize=1)
+def _stops() -> frozenset[str]:
+    from graphcite.language.words import STOPWORDS
+
+    return STOPWORDS
+
+
+def _is_stop(word: str) -> bool:
+    return word in _stops()
+
+
+@lru_cache(maxsize=65_536)
+def aligned_frames(claim: str, evidence: str) -> tuple[Frame | None, Frame | None]:
+    """The claim's main clause and the evidence clause that says most of it: polarity, modality,
+    conditions and measurements are compared between these two only, never with another clause."""
+    mine = main_frame(claim)
+    if mine is None:
+        return None, None
+    wanted = content_words(mine) | {mine.predicate}
+    return mine, frame_for(evidence, wanted)
