@@ -6,7 +6,7 @@ that sentence by quote. Gold: SUPPORTS -> supported; REFUTES -> contradicts; NOT
 insufficient. The split is by claim (a hash of the claim id), so no claim is in both parts:
 ``dev`` is for development, ``heldout`` is scored once per session.
 
-    python -m benchmarks.realtext [--data climate-fever|sick] [--part dev|heldout] [--limit N] [--threshold X]
+    python -m benchmarks.realtext [--data climate-fever|sick|rte|healthver|covidfact|suite] [--part dev|heldout] [--limit N] [--threshold X]
                                   [--json] [--by-rule] [--dump FILE] [--no-baseline] [--disable GC207,...]
 
 ``benchmarks/contrast.py`` edits the claims of the supported pairs minimally (an entity, a number, an
@@ -22,15 +22,34 @@ so it doubles as a contrastive set) is read from ``$GRAPHCITE_SICK`` or ``.cache
 (the tab-separated release, e.g. from the public praguna/sick_dataset repository); its sentence A is
 the evidence, sentence B the claim. Neither is copied into the project; each part skips when absent. The default configuration is scored beside the lexical
 baseline in the same run.
+
+Three more sets of other domains and styles, each read from ``.cache/`` (git-ignored; copied there from
+public GitHub repositories, never downloaded by graphcite) or from an environment variable:
+
+- ``rte``: the PASCAL Recognising Textual Entailment pairs as GLUE distributes them (news and Wikipedia
+  paragraphs; entailment / not_entailment -> supports / insufficient). ``$GRAPHCITE_RTE`` or
+  ``.cache/rte/`` holding ``train.tsv`` and ``dev.tsv`` (e.g. from Ji-Yishan/MIEC-FYP, ``RTE/``).
+- ``healthver``: HealthVer (Sarrouti et al. 2021), real health claims about COVID-19 against
+  paragraphs of scientific abstracts, Supports / Refutes / Neutral. ``$GRAPHCITE_HEALTHVER`` or
+  ``.cache/healthver/`` holding ``healthver_dev.csv`` and ``healthver_test.csv`` (sarrouti/HealthVer).
+- ``covidfact``: COVID-Fact (Saakyan et al. 2021), claims from a COVID-19 forum and counter-claims made by
+  changing one salient word, each with several evidence sentences from web pages; SUPPORTED / REFUTED is
+  a label of the claim, so each item cites all its sentences and every citation carries the claim's
+  label. ``$GRAPHCITE_COVIDFACT`` or ``.cache/covidfact/COVIDFACT_dataset.jsonl`` (asaakyan/covidfact).
+  The split is by evidence group, so a claim and its counter-claim are in the same part.
+
+``--data suite`` runs our own multi-domain suite (``benchmarks/suites/run.py``).
 """
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +57,14 @@ from benchmarks.common import ROOT
 
 DATA_FILE = ROOT.parent / "shared" / "data" / "climate-fever" / "climate-fever.jsonl"
 SICK_FILE = Path(os.environ.get("GRAPHCITE_SICK", ROOT / ".cache" / "sick" / "SICK.txt"))
+RTE_DIR = Path(os.environ.get("GRAPHCITE_RTE", ROOT / ".cache" / "rte"))
+HEALTHVER_DIR = Path(os.environ.get("GRAPHCITE_HEALTHVER", ROOT / ".cache" / "healthver"))
+COVIDFACT_FILE = Path(os.environ.get("GRAPHCITE_COVIDFACT", ROOT / ".cache" / "covidfact" / "COVIDFACT_dataset.jsonl"))
 CACHE = ROOT / ".cache" / "realtext"
 GOLD = {"SUPPORTS": "supports", "REFUTES": "contradicts", "NOT_ENOUGH_INFO": "insufficient",
-        "ENTAILMENT": "supports", "CONTRADICTION": "contradicts", "NEUTRAL": "insufficient"}
+        "ENTAILMENT": "supports", "CONTRADICTION": "contradicts", "NEUTRAL": "insufficient",
+        "Supports": "supports", "Refutes": "contradicts", "Neutral": "insufficient",
+        "SUPPORTED": "supports", "REFUTED": "contradicts", "NOT_ENTAILMENT": "insufficient"}
 
 
 def part_of(claim_id: str) -> str:
@@ -65,20 +89,92 @@ def _sick_records(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def _pair(claim_id: str, claim: str, evidence: str, label: str, group: str = "") -> dict[str, Any]:
+    """One claim with one evidence text, in the CLIMATE-FEVER record shape."""
+    return {"claim_id": claim_id, "claim": claim, "group": group or claim_id, "evidences": [{
+        "evidence_id": "x" + hashlib.sha256(evidence.encode()).hexdigest()[:20], "evidence": evidence,
+        "article": "", "evidence_label": label, "entropy": 0.0}]}
+
+
+def _rte_records(folder: Path) -> list[dict[str, Any]]:
+    """GLUE RTE (sentence1 = evidence, sentence2 = claim; label 0 = entailment, 1 = not)."""
+    out = []
+    for name in ("train", "dev"):
+        with (folder / f"{name}.tsv").open(encoding="utf-8", newline="") as handle:
+            for row in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
+                label = {"0": "ENTAILMENT", "1": "NOT_ENTAILMENT"}.get(row.get("label", "").strip())
+                if label and row.get("sentence1") and row.get("sentence2"):
+                    out.append(_pair(f"rte-{name}-{row['idx']}", row["sentence2"], row["sentence1"], label))
+    return out
+
+
+def _healthver_records(folder: Path) -> list[dict[str, Any]]:
+    """HealthVer rows (id, evidence, claim, label); split by claim text, so one claim is in one part."""
+    out = []
+    for name in ("dev", "test"):
+        with (folder / f"healthver_{name}.csv").open(encoding="utf-8", newline="") as handle:
+            for row in csv.DictReader(handle):
+                claim, label = (row.get("claim") or "").strip(), (row.get("label") or "").strip()
+                if claim and row.get("evidence") and label in GOLD:
+                    out.append(_pair(f"hv-{name}-{row['id']}", claim, row["evidence"], label, group=claim.lower()))
+    return out
+
+
+def _covidfact_records(path: Path) -> list[dict[str, Any]]:
+    """COVID-Fact claims, each with all its evidence sentences (one item, several citations)."""
+    out = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        row = json.loads(raw)
+        sentences = [" ".join(e.split()) for e in row.get("evidence", []) if e.strip()]
+        if not sentences or row.get("label") not in GOLD:
+            continue
+        group = hashlib.sha256("\n".join(sentences).encode()).hexdigest()
+        out.append({"claim_id": f"covidfact-{number}", "claim": row["claim"], "group": group, "multi": True,
+                    "evidences": [{"evidence_id": "x" + hashlib.sha256(e.encode()).hexdigest()[:20], "evidence": e,
+                                   "article": "", "evidence_label": row["label"], "entropy": 0.0}
+                                  for e in dict.fromkeys(sentences)]})
+    return out
+
+
 def _records(data_file: Path) -> list[dict[str, Any]]:
     if data_file.suffix == ".txt":
         return _sick_records(data_file)
     return [json.loads(raw) for raw in data_file.read_text(encoding="utf-8").splitlines()]
 
 
-def build(data_file: Path = DATA_FILE, cache: Path = CACHE) -> tuple[Path, dict[str, Path]]:
-    """Write one document per evidence sentence and the labelled sets; ingest into a cached store."""
+def _digest(data_file: Path) -> str:
+    """A stamp of the data read (a single file's stamp is unchanged from earlier sessions' caches)."""
+    if not data_file.is_dir():
+        return hashlib.sha256(data_file.read_bytes()).hexdigest()[:16] + "-v2"
+    files = sorted(p for p in data_file.iterdir() if p.is_file())
+    sha = hashlib.sha256()
+    for path in files:
+        sha.update(path.name.encode())
+        sha.update(path.read_bytes())
+    return sha.hexdigest()[:16] + "-v2"
+
+
+def _item(item: dict[str, Any], evidences: list[dict[str, Any]], names: list[str], sentences: list[str]) -> str:
+    gold = GOLD[evidences[0]["evidence_label"]]
+    suffix = "" if item.get("multi") else f"-{evidences[0]['evidence_id']}"
+    return json.dumps({
+        "id": f"cf{item['claim_id']}{suffix}", "claim": item["claim"].strip(),
+        "citations": [{"source": name, "quote": sentence, "gold_relation": GOLD[ev["evidence_label"]]}
+                      for ev, name, sentence in zip(evidences, names, sentences, strict=True)],
+        "gold_supported": gold == "supports", "category": evidences[0]["evidence_label"].lower(),
+        "review": "adjudicated" if evidences[0].get("entropy", 0) < 0.5 else "contested",
+    }, ensure_ascii=False, sort_keys=True)
+
+
+def build(data_file: Path = DATA_FILE, cache: Path = CACHE,
+          reader: Callable[[Path], list[dict[str, Any]]] | None = None) -> tuple[Path, dict[str, Path]]:
+    """Write one document per evidence text and the labelled sets; ingest into a cached store."""
     from graphcite.ingest import ingest
     from graphcite.store import open_store
 
     docs = cache / "docs"
     stamp = cache / "stamp"
-    digest = hashlib.sha256(data_file.read_bytes()).hexdigest()[:16] + "-v2"
+    digest = _digest(data_file)
     sets = {p: cache / f"{p}.jsonl" for p in ("dev", "heldout")}
     db = cache / "store.duckdb"
     if stamp.exists() and stamp.read_text() == digest and db.exists():
@@ -87,8 +183,9 @@ def build(data_file: Path = DATA_FILE, cache: Path = CACHE) -> tuple[Path, dict[
     docs.mkdir(parents=True, exist_ok=True)
     lines: dict[str, list[str]] = {"dev": [], "heldout": []}
     seen: set[str] = set()
-    for item in _records(data_file):
-        part = part_of(item["claim_id"])
+    for item in (reader or _records)(data_file):
+        part = part_of(item.get("group", item["claim_id"]))
+        names, sentences = [], []
         for ev in item["evidences"]:
             name = _doc_name(ev["evidence_id"])
             sentence = " ".join(ev["evidence"].split())
@@ -97,13 +194,12 @@ def build(data_file: Path = DATA_FILE, cache: Path = CACHE) -> tuple[Path, dict[
                 title = ev["article"].replace("\n", " ").strip()
                 head = f"# {title}\n\n" if title else ""
                 (docs / name).write_text(f"{head}{sentence}\n", encoding="utf-8")
-            gold = GOLD[ev["evidence_label"]]
-            lines[part].append(json.dumps({
-                "id": f"cf{item['claim_id']}-{ev['evidence_id']}", "claim": item["claim"].strip(),
-                "citations": [{"source": name, "quote": sentence, "gold_relation": gold}],
-                "gold_supported": gold == "supports", "category": ev["evidence_label"].lower(),
-                "review": "adjudicated" if ev.get("entropy", 0) < 0.5 else "contested",
-            }, ensure_ascii=False, sort_keys=True))
+            if not item.get("multi"):
+                lines[part].append(_item(item, [ev], [name], [sentence]))
+            names.append(name)
+            sentences.append(sentence)
+        if item.get("multi"):
+            lines[part].append(_item(item, item["evidences"], names, sentences))
     for part, path in sets.items():
         path.write_text("\n".join(lines[part]) + "\n", encoding="utf-8")
     if db.exists():
@@ -128,7 +224,12 @@ def _upgrade(db: Path) -> None:
             return
 
 
-DATASETS = {"climate-fever": (DATA_FILE, CACHE), "sick": (SICK_FILE, CACHE.parent / "realtext-sick")}
+DATASETS: dict[str, tuple[Any, ...]] = {
+    "climate-fever": (DATA_FILE, CACHE), "sick": (SICK_FILE, CACHE.parent / "realtext-sick"),
+    "rte": (RTE_DIR, CACHE.parent / "realtext-rte", _rte_records),
+    "healthver": (HEALTHVER_DIR, CACHE.parent / "realtext-healthver", _healthver_records),
+    "covidfact": (COVIDFACT_FILE, CACHE.parent / "realtext-covidfact", _covidfact_records),
+}
 
 
 def run(part: str = "dev", limit: int | None = None, by_rule: bool = False,
@@ -171,6 +272,14 @@ def main(argv: list[str]) -> None:
     part = argv[argv.index("--part") + 1] if "--part" in argv else "dev"
     limit = int(argv[argv.index("--limit") + 1]) if "--limit" in argv else None
     data = argv[argv.index("--data") + 1] if "--data" in argv else "climate-fever"
+    if data == "suite":
+        from benchmarks.suites.run import main as suite_main
+
+        suite_main([a for a in argv if a not in ("--data", "suite")])
+        return
+    if data not in DATASETS:
+        print(f"unknown --data {data}: expected one of {', '.join([*DATASETS, 'suite'])}")
+        raise SystemExit(2)
     if not DATASETS[data][0].exists():
         print(f"skipped: {DATASETS[data][0]} is absent")
         return

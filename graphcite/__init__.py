@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from graphcite.ingest import ingest
     from graphcite.ingest.values import extract_values
     from graphcite.lifecycle import answerable
+    from graphcite.rag import evaluate_rag, store_passages
     from graphcite.store import Store, open_store
     from graphcite.verify.check import check_answer, verify_answer
 
@@ -40,10 +41,12 @@ __all__ = [
     "answerable",
     "check_answer",
     "decompose",
+    "evaluate_rag",
     "extract_values",
     "ingest",
     "load_answer",
     "open_store",
+    "store_passages",
     "verify_answer",
 ]
 
@@ -60,6 +63,8 @@ _LAZY = {
     "answerable": ("graphcite.lifecycle", "answerable"),
     "check_answer": ("graphcite.verify.check", "check_answer"),
     "verify_answer": ("graphcite.verify.check", "verify_answer"),
+    "evaluate_rag": ("graphcite.rag", "evaluate_rag"),
+    "store_passages": ("graphcite.rag", "store_passages"),
 }
 
 

@@ -136,7 +136,9 @@ _SPECS = (
     ErrorSpec("E601", "StoreError", "{detail}", "the store cannot be opened or written",
               "check --db, the folder and its permissions"),
     ErrorSpec("E602", "StoreLockedError", "store is locked by another process",
-              "DuckDB allows one writer at a time", "wait for the other graphcite command to finish"),
+              "DuckDB allows one writer at a time",
+              "stop the other graphcite process that has this store open (a `graphcite serve` holds it until "
+              "stopped), or give this command another --db; a PostgreSQL store takes several processes"),
     ErrorSpec("E603", "StoreError", "not a graphcite store: {detail}",
               "--db names a file that graphcite did not create", "pass --db with a store written by graphcite"),
     ErrorSpec("E604", "StoreError", "cannot connect to the PostgreSQL store: {detail}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -174,8 +174,10 @@ def _answer_for(item: LabelledItem) -> Any:
     return load_answer({"answer_id": str(item["id"]), "claims": [claim]}, format="native")
 
 
-def score_items(store: Store, items: Sequence[LabelledItem], config: VerifierConfig) -> list[dict[str, Any]]:
-    """Run the verifier on every item; returns per-item predictions next to the gold labels."""
+def score_items(store: Store, items: Sequence[LabelledItem], config: VerifierConfig, *,
+                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+    """Run the verifier on every item; returns per-item predictions next to the gold labels.
+    ``progress(done, total)`` is called after each item."""
     out = []
     for item in items:
         report = verify_answer(store, _answer_for(item), config=config, audience=item.get("audience", "internal"))
@@ -190,6 +192,8 @@ def score_items(store: Store, items: Sequence[LabelledItem], config: VerifierCon
             "vetoes": sorted({f["code"] for c in claim["citations"] for f in c["findings"]
                               if f["outcome"] == "fail"}),
         })
+        if progress is not None:
+            progress(len(out), len(items))
     return out
 
 
@@ -257,9 +261,11 @@ def _split(scored: Sequence[dict[str, Any]], key: str) -> dict[str, dict[str, An
 
 
 def evaluate_set(store: Store, path: Path, *, config: VerifierConfig | None = None,
-                 baseline: str | None = None, by_rule: bool = False) -> dict[str, Any]:
+                 baseline: str | None = None, by_rule: bool = False,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Evaluate a configuration (and optionally the lexical baseline) on a labelled set; with
-    ``by_rule``, also how often each rule vetoed gold-supported and gold-unsupported items."""
+    ``by_rule``, also how often each rule vetoed gold-supported and gold-unsupported items.
+    ``progress(done, total)`` counts items over every run."""
     items = load_set(path)
     config = config or VerifierConfig()
     runs = {"default" if config == VerifierConfig() else f"config {config.hash}": config}
@@ -268,8 +274,10 @@ def evaluate_set(store: Store, path: Path, *, config: VerifierConfig | None = No
     elif baseline is not None:
         raise InputError(f"unknown baseline {baseline!r}", where="--baseline", fix="use lexical")
     out: dict[str, Any] = {"set": str(Path(path).name), "items": len(items), "runs": {}}
-    for name, cfg in runs.items():
-        scored = score_items(store, items, cfg)
+    for number, (name, cfg) in enumerate(runs.items()):
+        offset = number * len(items)
+        tick = (lambda done, _n, at=offset: progress(at + done, len(items) * len(runs))) if progress else None
+        scored = score_items(store, items, cfg, progress=tick)
         out["runs"][name] = {"config_hash": cfg.hash, "metrics": metrics(scored),
                              "by_category": _split(scored, "category"), "by_review": _split(scored, "review"),
                              "false_supports": [s["id"] for s in scored if s["supported"] and not s["gold_supported"]],

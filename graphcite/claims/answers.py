@@ -10,11 +10,11 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
-from graphcite.claims.decompose import decompose
 from graphcite.claims.formats import NO_LIMITS, SPACY_MAX_LENGTH, answer_to_dict, load_answer, parse_json
 from graphcite.errors import NotFoundError, make_error
 from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
@@ -28,6 +28,7 @@ __all__ = [
     "atomic_from_dict",
     "atomic_to_dict",
     "claim_id_for",
+    "expand_prefix",
     "get_answer",
     "list_answers",
     "parts_for",
@@ -67,6 +68,8 @@ def atomic_from_dict(data: dict[str, Any]) -> AtomicClaim:
 
 def parts_for(answer: InputAnswer, *, model: str | None = None) -> list[list[AtomicClaim]]:
     """Atomic parts of every claim; a declared claim type overrides the detected one."""
+    from graphcite.claims.decompose import decompose  # spaCy: loaded by the commands that decompose only
+
     out = []
     for i, claim in enumerate(answer.claims):
         if len(claim.text) > SPACY_MAX_LENGTH:  # spaCy's E088: refuse here rather than crash inside it
@@ -137,9 +140,48 @@ def suggest_answer(store: Store, ref: str) -> str | None:
     return close[0] if close else None
 
 
+MIN_PREFIX = 4  # the shortest id prefix read as one, as git's short hashes
+# ids made of a hash: claim ids (c + hex), answer revisions (hex), derived answer ids (a- + hex); a name a
+# producer chose ("relay-retries") is never completed from its start, as git completes hashes, not names
+_HASHED = re.compile(r"(?:a-|c)?[0-9a-f]+")
+
+
+def expand_prefix(store: Store, ref: str, *, claims: bool = True, answers: bool = True) -> str:
+    """The stored claim id, answer revision or derived answer id (``a-`` + hex) that ``ref`` is a unique
+    prefix of, as git reads a short hash; ``ref`` itself when it is a whole id or a prefix of none. Two or more matches are an
+    error naming a few of them, never a guess."""
+    ref = ref.strip()
+    if len(ref) < MIN_PREFIX or not _HASHED.fullmatch(ref):
+        return ref
+    names: set[str] = set()
+    if answers:
+        found = set(queries.answer_names(store))
+        if ref in found:
+            return ref
+        names |= {n for n in found if n.startswith(ref) and _HASHED.fullmatch(n)}
+    if claims and ref.isalnum():  # claim ids are letters and digits: nothing to escape in LIKE
+        rows = store.rows("SELECT claim_id FROM claim WHERE claim_id LIKE ? ORDER BY claim_id LIMIT 6", [ref + "%"])
+        ids = {r["claim_id"] for r in rows}
+        if ref in ids:
+            return ref
+        names |= ids
+    if len(names) == 1:
+        return names.pop()
+    if len(names) > 1:
+        shown = ", ".join(sorted(names)[:4]) + (" ..." if len(names) > 4 else "")
+        raise NotFoundError(f"{ref!r} is the start of {len(names)} ids ({shown})", where="ID",
+                            fix="give more characters of the id")
+    return ref
+
+
 def get_answer(store: Store, ref: str) -> tuple[str, InputAnswer]:
-    """A stored answer by revision id or answer id (latest revision): (answer_rev, answer)."""
+    """A stored answer by revision id or answer id (latest revision), or a unique prefix of either:
+    (answer_rev, answer)."""
     row = queries.answer_by_rev(store, ref) or queries.answer_by_id(store, ref)
+    if row is None:
+        whole = expand_prefix(store, ref, claims=False)
+        if whole != ref:
+            row = queries.answer_by_rev(store, whole) or queries.answer_by_id(store, whole)
     if row is None:
         closest = suggest_answer(store, ref)
         raise NotFoundError(f"no stored answer {ref!r}", where="ANSWER",

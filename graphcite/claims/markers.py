@@ -18,20 +18,21 @@ when they contain letters. Errors name the line: ``line 4: marker [4] has no ent
 list``. See ``schema/examples/markers.txt``.
 
 Windows line ends (CRLF) and old Mac ones (CR) read like ``\n``. A keyed marker whose offsets are not
-two non-negative integers (``[policy.md:-5-10]``, ``[policy.md:1.5-3]``), are reversed or exceed
+two non-negative integers (``[policy.md:-5-10]``, ``[policy.md:1.5-3]``, ``[policy.md:a-b]``), are reversed or exceed
 2^63 - 1 is still a marker: its citation carries a ``defect`` and is reported invalid, and the rest of
 the answer is read. The same holds for the offsets of a passage line.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import NamedTuple
 
 from graphcite.errors import make_error
 from graphcite.models import CitationRef, InputClaim
 
-__all__ = ["MarkerAnswer", "parse_markers", "sentence_spans"]
+__all__ = ["MarkerAnswer", "looks_like_markers", "parse_markers", "sentence_spans"]
 
 
 _REF_KEY = r"(?:<[^<>\n]+>|[^\s\[\]<>:@,]+)"
@@ -39,9 +40,15 @@ _NUMBERED = r"\[\s*\d+(?:\s*,\s*\d+)*\s*\]"
 # offsets as written: digits, signs, dots, exponents, dashes; at least one digit and one dash
 _SPAN_CHARS = r"[-\u2013+\d.,eE \t]"
 _SPAN_TEXT = rf"(?={_SPAN_CHARS}*\d)(?={_SPAN_CHARS}*[-\u2013]){_SPAN_CHARS}+"  # scans stop at any other char
-_KEYED = rf"\[(?P<key>{_REF_KEY})(?:@(?P<rev>[^\s\[\]:@]+))?:(?P<span>{_SPAN_TEXT})\]"
+# offsets written as words ("a-b", "start-end"): a malformed marker when the key looks like a file
+# ("policy.md", "docs/a", "<a b.md>") or a digit is in it; "[Note: well-known]" stays prose
+_WORD_SPAN = r"[ \t]*[\w.+]+[ \t]*[-\u2013][ \t]*[\w.+]+[ \t]*"
+_KEY_LOOKS_LIKE_MARKER = r"(?=<|[^\s\[\]<>:@,]*[./]|[^\]\n]*\d)"
+_KEYED = (rf"\[{_KEY_LOOKS_LIKE_MARKER}(?P<key>{_REF_KEY})(?:@(?P<rev>[^\s\[\]:@]+))?:"
+          rf"(?P<span>{_SPAN_TEXT}|{_WORD_SPAN})\]")
 _MARKER = re.compile(rf"{_NUMBERED}|{_KEYED}")
-_MARKER_RUN = re.compile(rf"(?:[ \t]*(?:{_NUMBERED}|\[{_REF_KEY}(?:@[^\s\[\]:@]+)?:{_SPAN_TEXT}\]))+")
+_MARKER_RUN = re.compile(rf"(?:[ \t]*(?:{_NUMBERED}|\[{_KEY_LOOKS_LIKE_MARKER}{_REF_KEY}(?:@[^\s\[\]:@]+)?:"
+                         rf"(?:{_SPAN_TEXT}|{_WORD_SPAN})\]))+")
 _WELL_FORMED_SPAN = re.compile(r"(\d+)[ \t]*-[ \t]*(\d+)")
 _SECTION = re.compile(r"^[ \t]*#*[ \t]*(passages|references|sources)[ \t]*:?[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _HEADER = re.compile(r"^[ \t]*(question|answer-id|answer_id)[ \t]*:[ \t]*(.*)$", re.IGNORECASE)
@@ -51,7 +58,7 @@ _BULLET = re.compile(r"^[ \t]*(?:[-*•+]|\d+[.)])[ \t]+")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "fig", "no", "dr", "mr", "ms", "st"})
 _PASSAGE = re.compile(
     rf"^[ \t]*\[(?P<n>\d+)\][ \t]*(?:chunk:(?P<chunk>[^\s:]+)|(?P<key>{_REF_KEY})(?:@(?P<rev>[^\s:@]+))?)"
-    rf"(?::(?P<span>{_SPAN_TEXT}))?(?:[ \t]*:[ \t]*(?P<quote>.*?))?[ \t]*$"
+    rf"(?::(?P<span>{_SPAN_TEXT}|{_WORD_SPAN}(?=:|[ \t]*$)))?(?:[ \t]*:[ \t]*(?P<quote>.*?))?[ \t]*$"
 )
 _QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’"}
 _NON_SPACE = re.compile(r"\S")
@@ -88,6 +95,23 @@ def _offsets(span: str) -> tuple[int | None, int | None, str | None]:
     if start > end:
         return None, None, f"start {start} is after end {end}"
     return start, end, None
+
+
+def looks_like_markers(text: str) -> bool:
+    """Whether ``text``, which may open with ``[`` like a JSON array, is a marker answer.
+
+    JSON that parses is JSON. Text that does not parse is markers when it holds a citation marker or
+    a passage list (``[1] The relay ...``, ``[Draft] ... [1]``); otherwise it is broken JSON, and its
+    reader reports it as such (E206).
+    """
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped.startswith("["):
+        return not stripped.startswith("{")
+    try:
+        json.loads(stripped)
+    except (ValueError, RecursionError):
+        return bool(_MARKER.search(stripped) or _SECTION.search(stripped))
+    return False
 
 
 def parse_markers(text: str, documents: list[str] | None = None, *,

@@ -6,6 +6,7 @@ Every command opens the store, calls one library function and formats its result
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -45,7 +46,7 @@ from graphcite.cli.common import (
     split_documents,
     stored_answer,
 )
-from graphcite.cli.render import render_report
+from graphcite.cli.render import print_table, render_report
 from graphcite.errors import make_error
 
 app = typer.Typer(cls=OneLineErrors, add_completion=False, no_args_is_help=True, rich_markup_mode=None,
@@ -77,6 +78,10 @@ def ingest(paths: Annotated[list[str], typer.Argument(help="files or folders to 
            max_file_mb: Annotated[float, typer.Option(help="refuse files larger than this (MB = 10^6 bytes)")] = 100.0,
            engine: EngineOption = "local", address: AddressOption = None, workers: WorkersOption = None,
            quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar or summary")] = False,
+           strict: Annotated[bool, typer.Option("--strict", help="refuse everything when one file fails (exit 2); "
+                                                "by default the rest is ingested and each refused file listed, exit 1")] = False,
+           follow_symlinks: Annotated[bool, typer.Option("--follow-symlinks", help="follow links that lead out of "
+                                                         "a folder given (skipped with a warning by default)")] = False,
            as_json: JsonOption = False) -> None:
     """Ingest files and folders: immutable revisions, evidence units, heading status, typed values, lineage."""
     from graphcite.cli.batch import check_engine_options, ingest_progress
@@ -90,14 +95,16 @@ def ingest(paths: Annotated[list[str], typer.Argument(help="files or folders to 
                          fix="pass a file or folder; use . for the current folder")
     check_engine_options(engine, workers, address)
     options: dict[str, Any] = {"prefix": prefix, "jobs": jobs, "max_file_mb": max_file_mb, "engine": engine,
-                               "workers": workers, "address": address}
+                               "workers": workers, "address": address, "strict": strict,
+                               "follow_symlinks": follow_symlinks}
     with _store(db) as store, ingest_progress(enabled=not (quiet or as_json)) as tick:
         report = run_ingest(store, paths, progress=tick, **options)
+    for refused in report.refused:  # each refused file on its own line (exit 1, or 2 when none was ingested)
+        err.print(f"error: {refused['code']} {refused['message']}", markup=False, soft_wrap=True)
     if as_json:
         _print_json(report.as_dict())
-        return
-    if quiet:
-        return
+    if as_json or quiet or report.exit_code == 2:  # 2: nothing ingested, nothing to sum up
+        raise typer.Exit(report.exit_code)
     out.print(f"{len(report.added)} added, {len(report.updated)} updated, {len(report.unchanged)} unchanged; "
               f"{report.units} units, {report.values} typed values, {report.links} lineage links")
     if report.skipped_ext:
@@ -107,6 +114,8 @@ def ingest(paths: Annotated[list[str], typer.Argument(help="files or folders to 
         out.print(f"dangling link: {link['from_key']} {link['relation']} {link['to_key']} (not ingested)")
     for warning in report.warnings:  # skipped special files, visibility disagreements, supersession cycles
         err.print(f"warning: {warning}", markup=False)
+    if report.exit_code:
+        raise typer.Exit(report.exit_code)
 
 
 @app.command()
@@ -124,7 +133,7 @@ def sources(db: DbOption = None, as_json: JsonOption = False) -> None:
     for r in rows:
         table.add_row(r["key"], r["kind"], r["status"], r["visibility"], str(r["revisions"]), str(r["units"]),
                       str(r["values"]), r["title"] or "")
-    out.print(table)
+    print_table(table)
 
 
 @app.command()
@@ -191,7 +200,7 @@ def claims(answer: AnswerArgument = None, text: TextOption = None,
             table.add_row(f"{row['claim']}.{j}", p["text"], p["negation_cue"] or "", p["modality"], p["tense"],
                           "; ".join(p["conditions"]), ", ".join(v["surface"] for v in p["values"]),
                           p["connective"] or "", p["claim_type"])
-    out.print(table)
+    print_table(table)
 
 
 @app.command("add-answer")
@@ -231,7 +240,7 @@ def answers(db: DbOption = None, as_json: JsonOption = False) -> None:
     table = Table("revision", "answer id", "claims", "corrects", "question")
     for r in rows:
         table.add_row(r["answer_rev"], r["answer_id"], str(r["claims"]), r["corrects"] or "", r["question"] or "")
-    out.print(table)
+    print_table(table)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -281,14 +290,41 @@ def check(answer: AnswerArgument = None, text: TextOption = None,
     if isinstance(loaded, str):
         stored_answer(db, loaded)  # an unknown id is refused before the store is opened for writing
     with _store(db) as store:
+        loaded = _with_passages(store, loaded)
         report = check_answer(store, loaded, config=cfg, audience=audience, format=fmt,
                               documents=split_documents(documents), limits=limits)
+        not_claims = _not_claims(store, loaded)
     if as_json:
         _print_json(report)
     else:
-        render_report(report, out)
+        render_report(report, out, config_name=_config_name(config), not_claims=not_claims)
     if fail_under is not None and report["metrics"]["citation_validity"] < fail_under:
         raise typer.Exit(1)
+
+
+EXIT_DECLINED = 1  # `gate` declined: no claim of the answer is supported (documented in `gate --help`)
+
+
+def _with_passages(store: Any, loaded: Any) -> Any:
+    """An answer read from a file with the passages it carries stored and its citations pointed at them."""
+    if isinstance(loaded, str) or not getattr(loaded, "passages", ()):
+        return loaded
+    from graphcite.rag import store_passages
+
+    return store_passages(store, loaded)
+
+
+def _not_claims(store: Any, loaded: Any) -> tuple[str, ...]:
+    """The sentences of the answer that assert nothing (a stored answer's too)."""
+    if not isinstance(loaded, str):
+        return tuple(getattr(loaded, "not_claims", ()))
+    from graphcite.claims.answers import get_answer
+
+    return get_answer(store, loaded.strip())[1].not_claims
+
+
+def _config_name(config_file: str | None) -> str:
+    return f"the configuration in {config_file}" if config_file else "the default configuration"
 
 
 @app.command()
@@ -298,7 +334,11 @@ def gate(answer: AnswerArgument = None, text: TextOption = None,
          audience: AudienceOption = "internal", max_claims: MaxClaimsOption = 10_000,
          max_answer_mb: MaxAnswerMbOption = 20.0, max_claim_chars: MaxClaimCharsOption = 10_000,
          as_json: JsonOption = False) -> None:
-    """No span, no claim: print only the supported claims, or a decline."""
+    """No span, no claim: print only the supported claims, or a decline.
+
+    Exit codes: 0 some claims are supported (printed), 1 declined (no claim is supported; the reason
+    is printed), 2 usage or input error.
+    """
     from graphcite.verify import VerifierConfig, gate_answer, gate_stream, verify_answer
     from graphcite.verify.check import read_lines, resolve_answer
 
@@ -317,8 +357,9 @@ def gate(answer: AnswerArgument = None, text: TextOption = None,
         raise make_error("E106", where="gate", detail="give an ANSWER, --text or --stream",
                          fix="see `graphcite gate --help`")
     loaded = answer_input(answer, text, fmt=None, documents=None, limits=limits)
-    with _store(db, read_only=True) as store:
-        found = resolve_answer(store, loaded, limits=limits)
+    carries = not isinstance(loaded, str) and bool(getattr(loaded, "passages", ()))
+    with _store(db, read_only=not carries) as store:  # passages that came with the answer are stored first
+        found = resolve_answer(store, _with_passages(store, loaded), limits=limits)
         parsed = found[1] if isinstance(found, tuple) else found
         result = gate_answer(verify_answer(store, parsed, audience=audience))
     if as_json:
@@ -327,17 +368,20 @@ def gate(answer: AnswerArgument = None, text: TextOption = None,
         out.print(f"declined: {result['reason']}", markup=False)
     else:
         out.print(result["text"], markup=False)
+    if result["declined"]:
+        raise typer.Exit(EXIT_DECLINED)
 
 
 @app.command("history")
 @handles_errors
-def history_cmd(claim_id: Annotated[str, typer.Argument(help="claim id")], db: DbOption = None,
+def history_cmd(claim_id: Annotated[str, typer.Argument(help="claim id (or a unique start of one)")], db: DbOption = None,
                 as_json: JsonOption = False) -> None:
     """List every verification record of a claim (records are appended, never updated)."""
+    from graphcite.claims.answers import expand_prefix
     from graphcite.verify import history
 
     with _store(db, read_only=True) as store:
-        rows = history(store, claim_id)
+        rows = history(store, expand_prefix(store, claim_id, answers=False))
     if as_json:
         _print_json(rows)
         return
@@ -345,7 +389,7 @@ def history_cmd(claim_id: Annotated[str, typer.Argument(help="claim id")], db: D
     for r in rows:
         table.add_row(r["verified_at"], r["status"], r["config_hash"], ", ".join(r["evidence_revisions"]),
                       r["record_id"])
-    out.print(table)
+    print_table(table)
 
 
 @rules_app.callback()
@@ -363,7 +407,7 @@ def rules(ctx: typer.Context, as_json: JsonOption = False) -> None:
     table = Table("code", "rule", "family", "on failure", "why")
     for r in rows:
         table.add_row(r["code"], r["rule"], r["family"], r["effect"], r["summary"])
-    out.print(table)
+    print_table(table)
 
 
 @rules_app.command("explain")
@@ -391,7 +435,7 @@ def errors(ctx: typer.Context, as_json: JsonOption = False) -> None:
     table = Table("code", "area", "class", "message", "fix")
     for r in rows:
         table.add_row(r["code"], r["area"], r["class"], r["message"], r["fix"])
-    out.print(table)
+    print_table(table)
 
 
 @errors_app.command("explain")
@@ -410,8 +454,8 @@ def errors_explain(code: Annotated[str, typer.Argument(help="error code, e.g. E5
 
 @app.command()
 @handles_errors
-def annotate(claim_id: Annotated[str, typer.Argument(help="claim id (from check --json)")],
-             citation: Annotated[int, typer.Option("--citation", help="citation number, from 0")],
+def annotate(claim_id: Annotated[str, typer.Argument(help="claim id (from check --json), or a unique start of one")],
+             citation: Annotated[int, typer.Option("--citation", help="citation number as reports show it: [1] is 1")],
              label: Annotated[str, typer.Option("--label", help="supports|contradicts|contextualizes|mentions|insufficient")],
              rationale: Annotated[str, typer.Option("--rationale", help="why this label")],
              reviewer: Annotated[str, typer.Option("--reviewer", help="who judged")],
@@ -420,11 +464,15 @@ def annotate(claim_id: Annotated[str, typer.Argument(help="claim id (from check 
     """Record a human judgement of one citation (several reviewers per item; adjudication is its own record)."""
     from graphcite.evaluate import annotate as record
 
-    check_int(citation, "--citation", minimum=0)
+    check_int(citation, "--citation", minimum=1)
+    from graphcite.claims.answers import expand_prefix
+
     with _store(db) as store:
-        row = record(store, claim_id, citation=citation, label=label, rationale=rationale, reviewer=reviewer,
+        claim_id = expand_prefix(store, claim_id, answers=False)
+        row = record(store, claim_id, citation=citation - 1, label=label, rationale=rationale, reviewer=reviewer,
                      adjudication=adjudicate)
-    out.print(f"recorded {row['annotation_id']}: {reviewer} says {label} for {claim_id}#{citation}", markup=False)
+    out.print(f"recorded {row['annotation_id']}: {reviewer} says {label} for citation [{citation}] of claim "
+              f"{claim_id}", markup=False)
 
 
 @app.command("annotations")
@@ -443,7 +491,7 @@ def annotations_cmd(db: DbOption = None, contested: Annotated[bool, typer.Option
     for r in rows:
         table.add_row(r["claim_id"], str(r["citation"]), ", ".join(r["labels"]), "yes" if r["contested"] else "no",
                       r["adjudicated"] or "", ", ".join(j["reviewer"] for j in r["judgements"]))
-    out.print(table)
+    print_table(table)
 
 
 @app.command("eval")
@@ -455,16 +503,50 @@ def eval_cmd(labelled_set: Annotated[str, typer.Argument(help="labelled set (JSO
                                                     "gold-unsupported items")] = False,
              as_json: JsonOption = False) -> None:
     """Run the verifier over a labelled set: false-support, recall, precision, confusion matrix, by category."""
+    from graphcite.cli.batch import sample_progress
     from graphcite.evaluate import evaluate_set, render_eval
 
     check_input_file(labelled_set, "LABELLED_SET")
     cfg = _config(config, judge, None, None, None)
-    with _store(db) as store:
-        result = evaluate_set(store, Path(labelled_set), config=cfg, baseline=baseline, by_rule=by_rule)
+    with _store(db) as store, sample_progress(None, enabled=not as_json, what="checking labelled items") as tick:
+        result = evaluate_set(store, Path(labelled_set), config=cfg, baseline=baseline, by_rule=by_rule,
+                              progress=tick)
     if as_json:
         _print_json(result)
     else:
         render_eval(result, out)
+
+
+@app.command("eval-rag")
+@handles_errors
+def eval_rag_cmd(samples: Annotated[str, typer.Argument(help="RAG samples: JSON Lines, a JSON list or columns")],
+                 db: Annotated[str | None, typer.Option("--db", help="a store holding the corpus the passages came "
+                                                        "from (default: none, each passage is verified alone)")] = None,
+                 audience: AudienceOption = "internal", judge: JudgeOption = None, config: ConfigOption = None,
+                 fmt: FormatOption = None, parquet: Annotated[str | None, typer.Option(
+                     "--parquet", help="also write one row per claim to this Parquet file")] = None,
+                 as_json: JsonOption = False) -> None:
+    """Check a RAG data set's answers against the passages each sample carries: per sample and per claim
+    verdicts with reasons, citation validity, faithfulness and supported_elsewhere."""
+    from graphcite.cli.batch import sample_progress
+    from graphcite.cli.render import render_rag
+    from graphcite.rag import evaluate_rag, load_samples
+
+    check_audience(audience)
+    check_input_file(samples, "SAMPLES")
+    cfg = _config(config, judge, None, None, None)
+    rows = load_samples(Path(samples))
+    with contextlib.ExitStack() as stack:
+        store = stack.enter_context(_store(db)) if db else None
+        tick = stack.enter_context(sample_progress(len(rows), enabled=not as_json))
+        result = evaluate_rag(rows, store=store, config=cfg, audience=audience, format=fmt, progress=tick)
+    if parquet:
+        check_output_dir(Path(parquet).parent, "--parquet")
+        result.write_parquet(parquet)
+    if as_json:
+        _print_json(result.as_dict())
+    else:
+        render_rag(result, out, config_name=_config_name(config))
 
 
 @app.command("gate-verifier")

@@ -34,7 +34,8 @@ from graphcite.cli.common import (
 )
 from graphcite.errors import make_error
 
-__all__ = ["AddressOption", "EngineOption", "WorkersOption", "batch_progress", "check_engine_options", "ingest_progress", "register"]
+__all__ = ["AddressOption", "EngineOption", "WorkersOption", "batch_progress", "check_engine_options", "ingest_progress", "register",
+           "sample_progress"]
 
 EngineOption = Annotated[str, typer.Option("--engine", help="local (this process) or ray (Ray tasks)")]
 AddressOption = Annotated[str | None, typer.Option(
@@ -91,6 +92,25 @@ def batch_progress(total: int, *, enabled: bool) -> Iterator[Callable[[int, int]
         def tick(answers: int, claims: int) -> None:
             rate = claims / max(time.monotonic() - started, 1e-6)
             bar.update(task, completed=answers, extra=f"{claims:,} claims, {rate:,.0f} claims/s")
+
+        yield tick
+
+
+@contextlib.contextmanager
+def sample_progress(total: int | None, *, enabled: bool, what: str = "checking samples"
+                    ) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress callback ``tick(done, total)`` for :func:`graphcite.rag.evaluate_rag` and
+    :func:`graphcite.evaluate.evaluate_set`, or None (off, or stderr is not a terminal)."""
+    if not enabled or not err.is_terminal:
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(*_columns("answers"), console=err, transient=True) as bar:
+        task = bar.add_task(what, total=total, extra="")
+
+        def tick(done: int, of: int) -> None:
+            bar.update(task, completed=done, total=of)
 
         yield tick
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from graphcite.cli.common import JsonOption, handles_errors, out, print_json
+from graphcite.cli.render import print_table
 
 __all__ = ["formats_command", "register"]
 
@@ -33,7 +34,7 @@ def formats_command(name: Annotated[str | None, typer.Argument(
         for row in rows:
             table.add_row(row["format"], Text(row["producer"]), Text(row["reads"]), Text(row["offsets"]),
                           Text(row["example"].rsplit("/", 1)[-1]))
-        out.print(table)
+        print_table(table)
         out.print("Formats are detected; --format forces one. Examples are in schema/examples/, schemas in "
                   "schema/answer-NAME.schema.json; `graphcite formats NAME` prints one example.", markup=False)
         return

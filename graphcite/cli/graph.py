@@ -26,10 +26,11 @@ from graphcite.cli.common import (
     out,
     print_json,
 )
+from graphcite.cli.render import print_table
 
-__all__ = ["POINT_READ_THREADS", "register", "render_chain"]
+__all__ = ["POINT_READ_THREADS", "finding_lines", "independence_summary", "register", "render_chain", "whole_id"]
 
-RefArgument = Annotated[str, typer.Argument(help="claim id, answer id or answer revision")]
+RefArgument = Annotated[str, typer.Argument(help="claim id, answer id or answer revision (or a unique start of one)")]
 _handles_errors = handles_errors
 _print_json = print_json
 
@@ -38,6 +39,20 @@ _print_json = print_json
 #: answer): a few index lookups gain nothing from the worker pool and pay its hand-offs (on a loaded
 #: machine the hand-offs wait for a core). Whole-store questions keep DuckDB's default.
 POINT_READ_THREADS = 1
+
+
+def whole_id(store: Any, ref: str) -> str:
+    """``ref``, or the stored id it is a unique start of (:func:`graphcite.claims.answers.expand_prefix`).
+
+    A whole claim id or answer id is taken as it is, without loading the claims stage (spaCy)."""
+    from graphcite.store.queries.answers import answer_names, claim_by_id
+
+    ref = ref.strip()
+    if len(ref) < 4 or claim_by_id(store, ref) is not None or ref in answer_names(store):
+        return ref
+    from graphcite.claims.answers import expand_prefix
+
+    return expand_prefix(store, ref)
 
 
 def _open(db: str | None, *, threads: int | None = None) -> Any:
@@ -86,7 +101,8 @@ def _add_lineage(node: Tree, source: dict[str, Any], depth: int = 0) -> None:
 def _add_unit(node: Tree, unit: dict[str, Any], quote: str | None = None) -> None:
     where = [f"unit {unit['unit_id']}"]
     if unit.get("heading_path"):
-        where.append(unit["heading_path"])
+        path = unit["heading_path"]
+        where.append(" > ".join(str(h) for h in path) if isinstance(path, list | tuple) else str(path))
     if unit.get("page"):
         where.append(f"p. {unit['page']}")
     if unit.get("symbol"):
@@ -105,18 +121,37 @@ def _add_unit(node: Tree, unit: dict[str, Any], quote: str | None = None) -> Non
     _add_lineage(source_node, revision["source"])
 
 
+def finding_lines(findings: list[dict[str, Any]]) -> list[str]:
+    """One line per rule of a citation (a rule that failed twice, for two parts, says both in one line),
+    each detail written as a sentence."""
+    from graphcite.cli.render import sentence
+
+    details: dict[tuple[str, str], list[str]] = {}
+    for finding in findings:
+        if finding.get("outcome", "fail") != "fail":
+            continue
+        said = details.setdefault((finding["code"], finding["rule"]), [])
+        detail = sentence(finding.get("detail") or "")
+        if detail and detail not in said:
+            said.append(detail)
+    return [f"{code} {rule}: {' '.join(said)}".rstrip() for (code, rule), said in details.items()]
+
+
 def render_chain(tree: dict[str, Any], *, graph_notes: bool = True) -> Tree:
     """A rich Tree of one claim's support chain (all corpus text rendered as plain text, no markup)."""
     root = Tree(Text(f"{SYMBOLS.get(tree['status'], tree['status'])}  {tree['claim_id']}: {tree['text']}"))
     if tree.get("relies_on_restricted"):
         root.add(Text("relied on a restricted source (withheld for the public audience)"))
     if tree.get("withheld"):
-        root.add(Text(f"claim text withheld: {tree.get('withheld_reason')}"))
+        root.add(Text(f"claim text withheld: {tree.get('withheld_reason') or 'restricted'}"))
     for cit in tree["citations"]:
         state = "valid" if cit["valid"] else ("INVALID" if cit["valid"] is False else "unchecked")
         score = f", score {cit['support_score']:.2f}" if isinstance(cit.get("support_score"), int | float) else ""
         role = f", role {cit['role']}" if cit.get("role") else ""
-        node = root.add(Text(f"[{cit['index'] + 1}] {cit['relation']} ({state}{score}{role}) · {cit['source'] or '?'}"))
+        source = cit.get("source")
+        if isinstance(source, dict):  # a source record, not a key
+            source = source.get("key")
+        node = root.add(Text(f"[{cit['index'] + 1}] {cit['relation']} ({state}{score}{role}) · {source or '?'}"))
         if cit.get("restricted"):
             node.add(Text("evidence withheld: restricted source"))
         elif cit.get("unit"):
@@ -127,8 +162,8 @@ def render_chain(tree: dict[str, Any], *, graph_notes: bool = True) -> Tree:
             node.add(Text(f"⚠ superseded evidence: {cit['superseded']}"))
         if cit.get("primary_authorities"):
             node.add(Text(f"primary authority: {', '.join(cit['primary_authorities'])}"))
-        for finding in cit.get("findings", []):
-            node.add(Text(f"{finding['code']} {finding['rule']}: {finding.get('detail') or ''}"))
+        for line in finding_lines(cit.get("findings", [])):
+            node.add(Text(line))
     for item in tree.get("contradicting_evidence", []):
         node = root.add(Text(f"against ({item.get('status')}): {item.get('reason') or 'withheld'}"))
         if item.get("superseded"):
@@ -152,7 +187,7 @@ def chain_command(ref: RefArgument, db: DbOption = None, as_json: JsonOption = F
     from graphcite.graph import chain
 
     with _open(db, threads=POINT_READ_THREADS) as store:
-        result = chain(store, ref, audience=audience)
+        result = chain(store, whole_id(store, ref), audience=audience)
     if as_json:
         _print_json(result)
         return
@@ -160,7 +195,7 @@ def chain_command(ref: RefArgument, db: DbOption = None, as_json: JsonOption = F
     if result["kind"] == "answer":
         out.print(Text(f"answer {result['answer_id']} (revision {result['answer_rev']}): {len(trees)} claims"))
     for tree in trees:
-        out.print(render_chain(tree, graph_notes=result["kind"] == "claim"))
+        print_table(render_chain(tree, graph_notes=result["kind"] == "claim"))
     if result["kind"] == "answer":
         for cycle in result["cycles"]:
             out.print(Text(f"lineage cycle: {' ↔ '.join(cycle)}"))
@@ -176,20 +211,34 @@ def independence_command(ref: Annotated[str | None, typer.Argument(help="claim i
     from graphcite.graph import audit_independence
 
     with _open(db, threads=None if all_claims else POINT_READ_THREADS) as store:
-        results = audit_independence(store, ref, all=all_claims, audience=audience)
+        results = audit_independence(store, whole_id(store, ref) if ref else ref, all=all_claims,
+                                     audience=audience)
     if as_json:
         _print_json(results)
         return
     if not results:
         out.print("no supported claims to audit", markup=False)
         return
-    table = Table("claim", "attestations", "authorities", "flag", "summary")
+    table = Table("claim", "text", "attestations", "authorities", "flag", "summary")
     for r in results:
         flag = "one authority" if r["rests_on_one_authority"] else ""
         if r["collapsed"]:
             flag = "NOT independent" if r["rests_on_one_authority"] else "partly dependent"
-        table.add_row(Text(r["claim_id"]), str(r["attestations"]), str(r["authorities"]), flag, Text(r["summary"]))
-    out.print(table)
+        table.add_row(Text(r["claim_id"]), Text(r.get("text") or "(withheld)"), str(r["attestations"]),
+                      str(r["authorities"]), flag, Text(independence_summary(r)))
+    print_table(table)
+    out.print("An attestation is a source one of the claim's citations supports it from, alone; an authority is "
+              "an independent origin those sources derive from (sources derived from one decision are one "
+              "authority).", markup=False)
+
+
+def independence_summary(row: dict[str, Any]) -> str:
+    """The audit's summary, with the reason when a supported claim has no attestation."""
+    summary = row["summary"]
+    if row.get("supported") and not row["attestations"]:
+        summary += (": supported jointly, part by part; no single citation supports the whole claim, so "
+                    "no source attests it alone")
+    return summary
 
 
 def conflicts_command(db: DbOption = None, as_json: JsonOption = False, audience: AudienceOption = "internal",
@@ -217,7 +266,7 @@ def conflicts_command(db: DbOption = None, as_json: JsonOption = False, audience
         a, b = pair["a"], pair["b"]
         table.add_row(Text(f"{a['source']} ({a['doc_status']})"), Text(a["sentence"]),
                       Text(f"{b['source']} ({b['doc_status']})"), Text(b["sentence"]), Text(pair["reason"]))
-    out.print(table)
+    print_table(table)
 
 
 def export_command(fmt: Annotated[str, typer.Option("--format", help="graphml, gexf, cytoscape, json, prov, webanno, "

@@ -25,6 +25,7 @@ from graphcite.cli.common import (
     out,
     print_json,
 )
+from graphcite.cli.render import print_table
 from graphcite.errors import make_error
 
 __all__ = ["register"]
@@ -55,7 +56,7 @@ def _render_stale(claims: list[dict[str, Any]]) -> None:
                 table = Table(f"old ({change['old_revision']})", f"new ({change['new_revision']})")
                 for unit in changed:
                     table.add_row(Text(unit["old_text"]), Text(unit["new_text"]))
-                out.print(table)
+                print_table(table)
             elif any(u.get("new_text") is None and change["revised"] for u in change["units"]):
                 for unit in change["units"]:
                     out.print(Text(f"    old text: {unit['old_text']}"))
@@ -94,7 +95,7 @@ def recheck_command(stale_only: Annotated[bool, typer.Option("--stale", help="re
     table = Table("claim", "before", "now", "new record")
     for row in results:
         table.add_row(row["claim_id"], str(row["old_status"]), row["status"], row["record_id"])
-    out.print(table)
+    print_table(table)
     out.print(f"appended {len(results)} verification record(s); earlier records kept", markup=False)
 
 
@@ -188,7 +189,7 @@ def answerable_command(plan: Annotated[str, typer.Argument(help="PLAN.json: the 
         else:
             evidence = ", ".join(f"{why}: {v['count']}" for why, v in need["unavailable"].items()) or need["note"]
         table.add_row(Text(need["id"]), Text(need["query"]), need["state"], Text(evidence or "-"))
-    out.print(table)
+    print_table(table)
     verdict = "answerable" if result["answerable"] else "NOT answerable: decline or narrow the answer"
     out.print(f"{verdict} ({result['audience']} audience)", markup=False)
     if not result["answerable"]:
@@ -225,11 +226,11 @@ def check_summary_command(summary: Annotated[str, typer.Argument(help="summary f
     table = Table("sentence", "status")
     for claim in result["sentences"]:
         table.add_row(Text(claim["text"]), claim["status"])
-    out.print(table)
+    print_table(table)
     sections = Table("section", "why", "coverage")
     for item in result["coverage"]:
         sections.add_row(Text(item["section"]), Text(item["why"]), item["outcome"])
-    out.print(sections)
+    print_table(sections)
     for shift in result["shifts"]:
         where = f"sentence {shift['sentence'] + 1}" if shift["sentence"] is not None else shift.get("section")
         out.print(f"{shift['kind']}: {where}: {shift['what']}", markup=False)

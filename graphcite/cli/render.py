@@ -2,21 +2,68 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 
-from graphcite.cli.common import STYLES, SYMBOLS
+from graphcite.cli.common import STYLES, SYMBOLS, out
 
-__all__ = ["render_report"]
+__all__ = ["CONFIG_HASH_MEANING", "config_line", "print_table", "render_rag", "render_report", "sentence"]
 
 _SHOWN_NOTES = frozenset({"GC108", "GC110"})  # quote transformations and normalisation
 
 
-def render_report(report: dict[str, Any], console: Console) -> None:
-    """Print a check report for people: verdict word and symbol, quote, source, page, heading path."""
+def print_table(table: RenderableType, console: Console | None = None) -> None:
+    """Print a table; when the output is not a terminal (a file, a pipe), as wide as its widest row.
+
+    Rich lays a table out to 80 columns when it cannot ask a terminal, cutting source keys and claims
+    with an ellipsis: data piped to a file or another program must arrive whole.
+    """
+    from rich.measure import Measurement
+
+    console = console or out
+    if console.is_terminal:
+        console.print(table)
+        return
+    widest = Measurement.get(console, console.options.update(width=1_000_000), table).maximum
+    before = console.width
+    console.width = max(widest, before)  # Console.print never lays out wider than the console
+    try:
+        console.print(table, crop=False)
+    finally:
+        console.width = before
+
+
+CONFIG_HASH_MEANING = ("one hash of every setting that can change a verdict: rules, thresholds, judge, domain, "
+                       "lexicon; reports with the same hash were decided alike")
+
+
+def config_line(report: dict[str, Any], config_name: str | None = None) -> str:
+    """Which configuration and audience decided a report, and what its hash means, in one line."""
+    verifier = report.get("verifier") or {}
+    name = config_name or verifier.get("name") or "the default configuration"
+    parts = [f"decided by {name}"]
+    if verifier.get("config_hash"):
+        parts.append(f"configuration hash {verifier['config_hash']} ({CONFIG_HASH_MEANING})")
+    if verifier.get("domain"):
+        parts.append(f"domain {verifier['domain']}")
+    parts.append(f"audience {report.get('audience', 'internal')}")
+    return "; ".join(parts)
+
+
+def render_report(report: dict[str, Any], console: Console, *, config_name: str | None = None,
+                  not_claims: Sequence[str] = ()) -> None:
+    """Print a check report for people: verdict word and symbol, quote, source, page, heading path.
+
+    The header names the configuration and audience that decided it; a sentence that asserts nothing
+    is listed as not a claim; a citation whose evidence was located (the answer gave no span) says so.
+    """
     console.print(f"answer {report['answer_id']}" + (f" — {report['question']}" if report.get("question") else ""),
                   markup=False)
+    console.print(config_line(report, config_name), markup=False)
+    from graphcite.claims.formats.passages import PASSAGE_PREFIX
+
     earlier = report.get("earlier")
     if earlier:
         changed = [c for c in earlier["claims"] if c.get("status_changed")]
@@ -42,13 +89,19 @@ def render_report(report: dict[str, Any], console: Console) -> None:
             if cit.get("heading_path"):
                 where.append(" > ".join(cit["heading_path"]))
             state = "valid" if cit["valid"] else "INVALID"
+            if (cit.get("source") or "").startswith(PASSAGE_PREFIX):
+                where.append("a passage that came with the answer")
+            if cit.get("located"):
+                where.append("evidence located by graphcite (the answer gave no span)")
             console.print(f"    [{cit['index'] + 1}] {cit['relation']} ({state}, score {cit['support_score']:.2f}) "
                           + " · ".join(where), markup=False)
             if cit.get("quote"):
                 console.print(f"        “{cit['quote']}”", markup=False)
+            shown: set[str] = set()
             for f in cit["findings"]:
-                if f["outcome"] == "fail":
-                    console.print(f"        {f['code']} {f['rule']}: {f['detail']}", markup=False)
+                if f["outcome"] == "fail" and (f["code"], f["detail"]) not in shown:
+                    shown.add((f["code"], f["detail"]))
+                    console.print(f"        {f['code']} {f['rule']}: {sentence(f['detail'])}", markup=False)
                 elif f["outcome"] == "note" and f["code"] in _SHOWN_NOTES:  # what a quote changed, said openly
                     console.print(f"        note {f['code']} {f['rule']}: {f['detail']}", markup=False)
         inference = claim.get("inference")
@@ -60,8 +113,62 @@ def render_report(report: dict[str, Any], console: Console) -> None:
         for item in claim.get("contradicting_evidence", []):
             extra = f", superseded by {item['superseded_by']}" if item.get("superseded_by") else ""
             console.print(f"    against: {item['source']} ({item['status']}{extra}): {item['reason']}", markup=False)
+    for text in not_claims:
+        console.print(f"\n   not a claim (asserts nothing; not checked, not counted): {text}", markup=False)
     m = report["metrics"]
-    console.print(f"\ncitation_validity {m['citation_validity']:.2f} · faithfulness {m['faithfulness']:.0f} · "
-                  f"{m['supported_claims']}/{m['claims']} claims supported", markup=False)
+    faithful = "yes, every claim is supported" if m["faithfulness"] == 1 else "no, some claim is not supported"
+    console.print(f"\n{m['supported_claims']}/{m['claims']} claims supported · citation_validity "
+                  f"{m['citation_validity']:.2f} (the share of claims their citations support) · faithful: {faithful}",
+                  markup=False)
     if m.get("reason"):
         console.print(m["reason"], markup=False)
+
+
+def render_rag(result: Any, console: Console, *, config_name: str | None = None) -> None:
+    """Print a RAG evaluation for people: one row per sample, the claims that failed and why, the totals
+    with what each metric means, and the configuration that decided."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from graphcite.rag import METRIC_MEANINGS
+
+    table = Table("sample", "question", "claims", "supported", "citation_validity", "faithful",
+                  "supported_elsewhere", "passages")
+    for row in result.sample_rows():
+        table.add_row(Text(row["sample"]), Text(row["question"] or ""), str(row["claims"]),
+                      str(row["supported_claims"]), f"{row['citation_validity']:.2f}",
+                      "yes" if row["faithfulness"] == 1 else "no", f"{row['supported_elsewhere']:.2f}",
+                      str(row["passages"]))
+    print_table(table, console)
+    failing = [r for r in result.claim_rows() if not r["supported"]]
+    if failing:
+        console.print("\nclaims not supported by what they cite:", markup=False)
+    for row in failing:
+        elsewhere = "; another passage of the sample supports it" if row["supported_elsewhere"] else ""
+        console.print(f"  {row['sample']} claim {row['claim']} ({row['status']}{elsewhere}): {row['text']}",
+                      markup=False)
+        for reason in row["reasons"]:
+            number, _, rest = reason.partition("] ")
+            console.print(f"      {number}] {sentence(rest)}" if rest else f"      {sentence(reason)}", markup=False)
+    for sample in result.samples:
+        for text in sample.answer.not_claims:
+            console.print(f"  {sample.sample_id}: not a claim (asserts nothing; not counted): {text}", markup=False)
+    summary = result.summary
+    console.print(f"\n{summary['samples']} samples, {summary['claims']} claims, {summary['supported_claims']} "
+                  "supported", markup=False)
+    for name, meaning in METRIC_MEANINGS.items():
+        console.print(f"  {name} {summary[name]:.2f}: {meaning}", markup=False)
+    console.print(config_line({"verifier": result.verifier, "audience": result.audience}, config_name),
+                  markup=False)
+
+
+def sentence(detail: str) -> str:
+    """A finding's detail as a sentence for people: a capital first letter and a full stop."""
+    text = detail.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    if text.endswith(")") and " (GC" in text:  # "... (GC201)": the code closes the sentence
+        body, code = text.rsplit(" (", 1)
+        return f"{body.rstrip('.')}. ({code}"
+    return text if text[-1] in ".!?" else text + "."

@@ -74,7 +74,7 @@ def serve_command(
 
     from graphcite.export.output import check_max_quote_chars
     from graphcite.serve.app import create_app
-    from graphcite.serve.guard import allowed_hosts
+    from graphcite.serve.guard import allowed_hosts, http_protocol
     from graphcite.serve.service import ServiceSettings
     from graphcite.store import is_postgres_url, open_store, resolve_db_path
     from graphcite.verify import VerifierConfig, load_config
@@ -122,7 +122,7 @@ def serve_command(
         # keep-alive 30 s: pooled clients reuse a connection between answers (uvicorn closes idle ones after 5 s)
         server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=access_log, lifespan="on",
                                                timeout_graceful_shutdown=5, server_header=False,
-                                               timeout_keep_alive=30))
+                                               timeout_keep_alive=30, http=http_protocol()))
         server.run(sockets=[sock])  # on SIGTERM uvicorn shuts down (closing the store), then re-raises it
     finally:
         store.close()  # a no-op when the app already closed it
@@ -134,7 +134,7 @@ def _serve_one(settings: Any, db: str | None, sock: socket.socket, host: str, lo
     import uvicorn
 
     from graphcite.serve.app import create_app
-    from graphcite.serve.guard import allowed_hosts
+    from graphcite.serve.guard import allowed_hosts, http_protocol
     from graphcite.store import open_store
 
     store = open_store(db)
@@ -142,7 +142,7 @@ def _serve_one(settings: Any, db: str | None, sock: socket.socket, host: str, lo
         app = create_app(settings, store=store, close_store=True, hosts=allowed_hosts(host))
         uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=access_log, lifespan="on",
                                       timeout_graceful_shutdown=5, server_header=False,
-                                      timeout_keep_alive=30)).run(sockets=[sock])
+                                      timeout_keep_alive=30, http=http_protocol())).run(sockets=[sock])
     finally:
         store.close()
 

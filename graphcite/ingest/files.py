@@ -8,6 +8,7 @@ cause (missing path, binary or non-UTF-8 file, empty or huge file) is an :class:
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import re
@@ -68,7 +69,7 @@ class FoundFile:
 
 
 def discover(paths: Sequence[str | os.PathLike[str]], prefix: str = "", *,
-             warnings: list[str] | None = None) -> tuple[list[FoundFile], dict[str, int]]:
+             warnings: list[str] | None = None, follow_symlinks: bool = False) -> tuple[list[FoundFile], dict[str, int]]:
     """Source files under ``paths``, sorted by key, and a count of skipped files per extension.
 
     A file found in a folder argument is keyed by its path relative to that folder (posix); a file
@@ -76,10 +77,16 @@ def discover(paths: Sequence[str | os.PathLike[str]], prefix: str = "", *,
     and "docs/" both give "docs/a.md"). Hidden entries, ``__pycache__`` and ``node_modules`` are
     skipped silently; ``*.meta.yaml`` files are sidecars, attached to ``NAME.meta.yaml`` or
     ``STEM.meta.yaml`` next to the source (the full-name form wins). Inside a folder, broken
-    symbolic links and anything that is not a regular file (FIFOs, devices, sockets) are skipped
-    with a line appended to ``warnings``; given directly, they are an error, and so is an empty
-    path (it would silently mean the current folder). The same file reached twice is listed once;
-    two different files with one key are an error.
+    symbolic links, link loops and anything that is not a regular file (FIFOs, devices, sockets)
+    are skipped with a line appended to ``warnings``; given directly, they are an error, and so is
+    an empty path (it would silently mean the current folder). The same file reached twice is listed
+    once; two different files with one key are an error.
+
+    A symbolic link inside a folder is followed only to a target inside that folder (a link to
+    ``/etc/passwd`` must not become a source): a link out of it, to a file or a folder, is skipped
+    with a warning, unless ``follow_symlinks``. A link to a folder inside the folder is not descended
+    (its files are found under their own paths); with ``follow_symlinks`` a link to a folder outside
+    is, and a link back to a folder being walked is reported as a loop.
     """
     if prefix and not prefix.endswith("/"):
         prefix += "/"
@@ -90,11 +97,14 @@ def discover(paths: Sequence[str | os.PathLike[str]], prefix: str = "", *,
             raise IngestError("empty path", where="PATH",
                               fix="pass a file or folder (use . for the current folder)")
         argument = Path(given)
+        if _is_loop(argument):
+            raise IngestError("symbolic link loop (the link leads back to itself)", where=str(argument),
+                              fix="point the link at a file, or remove it")
         if not argument.exists():
             broken = " (a broken symbolic link)" if argument.is_symlink() else ""
             raise IngestError(f"no such file or folder{broken}", where=str(argument), fix="check the path")
         if argument.is_dir():
-            candidates = _walk(argument)
+            candidates = _walk(argument, follow_symlinks=follow_symlinks, warnings=warnings, prefix=prefix)
         else:
             _check_regular(argument, where=str(argument))
             candidates = iter([(argument, argument.name, _names_in(argument.parent))])
@@ -118,6 +128,15 @@ def discover(paths: Sequence[str | os.PathLike[str]], prefix: str = "", *,
     return files, dict(sorted(skipped.items()))
 
 
+def _is_loop(path: Path) -> bool:
+    """Whether resolving ``path`` runs into a symbolic link loop."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
 def _not_regular(path: Path) -> str | None:
     """Why ``path`` (symbolic links followed) cannot be read as a source file, or None when it can."""
     try:
@@ -127,6 +146,8 @@ def _not_regular(path: Path) -> str | None:
             return f"broken symbolic link (-> {os.readlink(path)})"
         return "it disappeared while the folder was read"
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop (the link leads back to itself)"
         return f"cannot read it ({exc.strerror or exc})"
     if stat.S_ISREG(mode):
         return None
@@ -147,17 +168,78 @@ def _check_regular(path: Path, *, where: str) -> None:
         raise IngestError(problem, where=where, fix="pass regular files or folders of them")
 
 
-def _walk(folder: Path) -> Iterator[tuple[Path, str, set[str]]]:
-    """(path, posix key relative to ``folder``, names in its directory), in a stable order."""
-    for directory, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS)
-        names = set(filenames)
-        base = Path(directory)
-        for name in sorted(filenames):
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _walk(folder: Path, *, follow_symlinks: bool = False, warnings: list[str] | None = None,
+          prefix: str = "") -> Iterator[tuple[Path, str, set[str]]]:
+    """(path, posix key relative to ``folder``, names in its directory), in a stable order.
+
+    Links are followed as :func:`discover` says; each skipped one is a line in ``warnings``.
+    """
+    root = os.path.realpath(folder)
+
+    def note(relative: str, problem: str) -> None:
+        if warnings is not None:
+            warnings.append(f"skipped {prefix}{relative}: {problem}")
+
+    def walk(directory: Path, relative: Path, open_dirs: frozenset[str]) -> Iterator[tuple[Path, str, set[str]]]:
+        try:
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        except OSError as exc:
+            note(relative.as_posix() or ".", f"cannot read the folder ({exc.strerror or exc})")
+            return
+        names = {entry.name for entry in entries}
+        # a sidecar linked out of the folder is never read (it could hold anything), and the document it
+        # belongs to is not ingested without it (its visibility may be in it)
+        outside = set() if follow_symlinks else {
+            entry.name for entry in entries if entry.name.endswith(SIDECAR_SUFFIX) and entry.is_symlink()
+            and not _inside(os.path.realpath(directory / entry.name), root)}
+        for entry in entries:
+            name = entry.name
             if name.startswith("."):
                 continue
-            path = base / name
-            yield path, path.relative_to(folder).as_posix(), names
+            path, key = directory / name, (relative / name).as_posix()
+            link = entry.is_symlink()
+            target = os.path.realpath(path) if link else ""
+            if link and _is_loop(path):
+                if Path(name).suffix.lower() in FORMATS or not Path(name).suffix:
+                    note(key, "symbolic link loop (the link leads back to itself)")
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if name in SKIPPED_DIRS:
+                    continue
+                if not link:
+                    yield from walk(path, relative / name, open_dirs | {os.path.realpath(path)})
+                elif target in open_dirs or any(_inside(d, target) for d in open_dirs):
+                    note(key, f"symbolic link loop (-> {os.readlink(path)}, a folder that holds the link)")
+                elif _inside(target, root):
+                    continue  # its files are found under their own paths
+                elif not follow_symlinks:
+                    note(key, f"symbolic link to a folder outside {folder} (-> {target}); "
+                              "pass --follow-symlinks to ingest it")
+                else:
+                    yield from walk(path, relative / name, open_dirs | {target})
+                continue
+            # (a link to a device or FIFO is refused as such by discover, wherever it points)
+            if link and not follow_symlinks and os.path.isfile(path) and not _inside(target, root):
+                if Path(name).suffix.lower() in FORMATS:
+                    note(key, f"symbolic link to a file outside {folder} (-> {target}); "
+                              "pass --follow-symlinks to ingest it")
+                continue
+            sidecar = _sidecar_for(path, names)
+            if sidecar is not None and sidecar.name in outside:
+                note(key, f"its sidecar {sidecar.name} is a symbolic link out of {folder}; "
+                          "pass --follow-symlinks to read it")
+                continue
+            yield path, key, names
+
+    yield from walk(folder, Path(), frozenset({root}))
 
 
 def _names_in(directory: Path) -> set[str]:

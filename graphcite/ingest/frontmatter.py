@@ -2,8 +2,14 @@
 
 Metadata says what a document is (a decision, a manual), whether it is still in force (status,
 effective date) and which documents it derives from or supersedes. Front matter is a leading
-``---`` ... ``---`` (or ``...``) YAML block; files that cannot carry front matter (PDF, HTML, code)
-take the same keys from a sidecar ``NAME.meta.yaml``. Errors name the file and the line in it.
+``---`` ... ``---`` (or ``...``) YAML block; files that cannot carry front matter (PDF, HTML, code,
+plain text) take the same keys from a sidecar ``NAME.meta.yaml``. Errors name the file and the line in it.
+
+Metadata fails closed: a document that tries to declare metadata and gets it wrong (no closing fence, a
+blank line before the opening one, ``----`` or TOML's ``+++`` fences, ``visibilty:``, ``visibility:
+null``, ``access: restricted``) is refused, never stored as a public document with its "visibility"
+line in the body. Other unknown keys are kept, and :func:`metadata_notes` names the nearest known key;
+a ``kind`` outside the vocabulary is kept as written and read as a general document.
 
 Both are read with :mod:`graphcite.ingest.safe_yaml`: dates stay text until a key that holds one
 (``effective``) validates it, a key written twice is an error (also when two spellings name one
@@ -14,6 +20,7 @@ known key), and aliases, nesting and size are capped. When a document and its si
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import re
 from pathlib import Path
@@ -34,7 +41,10 @@ __all__ = [
     "load_sidecar",
     "merge_metadata",
     "metadata_json",
+    "metadata_notes",
+    "nearest_known_key",
     "normalise_metadata",
+    "refuse_unread_front_matter",
     "split_front_matter",
 ]
 
@@ -48,23 +58,112 @@ _OPENING_FENCE = re.compile(r"---[ \t]*(?:\r\n?|\n)")
 _CLOSING_FENCE = re.compile(r"(?<=[\r\n])(?:---|\.\.\.)[ \t]*(?:\r\n?|\n|\Z)")
 _YAML_FIX = "fix the YAML"
 _LOOKS_LIKE_DATE = re.compile(r"[+-]?\d{4,}-\d")
+# Any line that may have been meant as a front-matter fence: dashes, TOML's pluses, YAML's end mark.
+_FENCE_LIKE = re.compile(r"(?:(?<=[\r\n])|^)[ \t]*(-{3,}|\+{3,}|\.{3})[ \t]*(?=\r\n?|\n|\Z)")
+# A line that reads as metadata ("key: value", TOML's "key = value"): a front-matter block's first line.
+_KEY_LINE = re.compile(r"[ \t]*(?:[?-][ \t]+)?[\"']?[\w<][\w .<-]{0,60}[\"']?[ \t]*(?::(?:[ \t]|$)|=)")
+_FIX_FENCES = "start the file with a line '---' and end the metadata with a line '---'"
+#: Unknown keys and values that show an attempt to restrict a document: refused, not kept as unknown keys.
+_RESTRICTING_WORDS = frozenset({"restricted", "private", "internal", "confidential", "secret", "hidden",
+                                "sensitive", "classified"})
+_RESTRICTING_KEYS = _RESTRICTING_WORDS | {"access", "audience", "public", "visible", "classification"}
 
 
 def split_front_matter(text: str, *, where: str) -> tuple[dict[str, Any], int]:
     """(metadata, body offset) of a leading YAML front-matter block; ``({}, 0)`` when there is none.
 
-    A ``---`` first line without a closing fence is not front matter (it may be a thematic break).
+    A ``---`` first line followed by a line that is not ``key: value`` is not front matter (it may
+    be a thematic break). A block that looks like metadata but is not read as such is refused with
+    the reason (see the module docstring), so its keys never end up as body text.
     The metadata is returned as written; pass it to :func:`normalise_metadata` to validate it.
     """
     opening = _OPENING_FENCE.match(text)
     if opening is None:
+        _refuse_misplaced_fences(text, where=where)
         return {}, 0
-    closing = _CLOSING_FENCE.search(text, opening.end())
+    fence = _FENCE_LIKE.search(text, opening.end())
+    closing = _CLOSING_FENCE.match(text, fence.start()) if fence is not None else None
     if closing is None:
-        return {}, 0
+        if not _starts_with_key(text, opening.end()):
+            return {}, 0  # a thematic break, not metadata
+        if fence is None:
+            raise IngestError("front matter has no closing '---' line", where=where, fix=_FIX_FENCES)
+        line = line_number(line_starts(text), fence.start())
+        raise IngestError(f"front matter closes with {fence.group().strip()!r} at line {line}; "
+                          "the closing line must be exactly '---'", where=where, fix=_FIX_FENCES)
     block = text[opening.end() : closing.start()]
     loaded = _load_yaml(block, where=where, what="front matter", text=text, offset=opening.end())
     return loaded, closing.end()
+
+
+def _starts_with_key(text: str, at: int) -> bool:
+    """Whether the first non-blank line from ``at`` reads as ``key: value`` (or ``key = value``)."""
+    for line in text[at : at + 4_000].splitlines():
+        if line.strip():
+            return _KEY_LINE.match(line) is not None
+    return False
+
+
+def _refuse_misplaced_fences(text: str, *, where: str) -> None:
+    """Refuse a file whose opening lines are a metadata block that is not read as front matter.
+
+    Blank lines before a ``---`` line, an indented ``---``, ``----`` and TOML's ``+++`` fences all
+    leave the block in the body: a "visibility: restricted" line would then be public body text.
+    """
+    first = re.match(r"(?:[ \t]*(?:\r\n?|\n))*", text)
+    at = first.end() if first else 0
+    fence = _FENCE_LIKE.match(text, at)
+    if fence is None or fence.start() != at or not _starts_with_key(text, fence.end()):
+        return
+    mark = fence.group(1)
+    line = line_number(line_starts(text), at)
+    if mark.startswith("+"):
+        cause, fix = f"front matter opens with {mark!r} (TOML), which is not read", "write the metadata as YAML " \
+            "between two lines '---'"
+    elif mark != "---":
+        cause, fix = f"front matter opens with {mark!r}; the fence must be exactly '---'", _FIX_FENCES
+    elif at:
+        cause, fix = f"front matter must start on the first line (its '---' is on line {line})", \
+            "remove the blank lines before the opening '---'"
+    else:
+        cause, fix = "front matter's opening '---' is indented", "write '---' at the start of the first line"
+    raise IngestError(cause, where=where, fix=fix)
+
+
+def refuse_unread_front_matter(text: str, *, where: str) -> None:
+    """Refuse a text whose format reads no front matter (plain text) when it opens with a metadata block.
+
+    Its ``visibility: restricted`` would otherwise be stored as public text; such files take their
+    metadata from a sidecar.
+    """
+    first = re.match(r"(?:[ \t]*(?:\r\n?|\n))*", text)
+    fence = _FENCE_LIKE.match(text, first.end() if first else 0)
+    if fence is not None and _starts_with_key(text, fence.end()):
+        raise IngestError("this file opens with a metadata block, which its format does not read", where=where,
+                          fix=f"move the metadata into a sidecar {where.rsplit('/', 1)[-1]}.meta.yaml")
+
+
+def nearest_known_key(key: str) -> str:
+    """The known metadata key closest in spelling to ``key`` (for "did you mean" in notes and errors)."""
+    canonical = key.strip().lower().replace("-", "_")
+    return max(KNOWN_KEYS, key=lambda known: (difflib.SequenceMatcher(None, canonical, known).ratio(), known))
+
+
+def _restricting_attempt(key: str, value: Any) -> bool:
+    """Whether an unknown key looks like a try at the visibility key (a misspelling, or a restricting word)."""
+    canonical = key.strip().lower().replace("-", "_")
+    if canonical.startswith(("visib", "visab")) or difflib.SequenceMatcher(None, canonical, "visibility").ratio() >= 0.7:
+        return True
+    if canonical in _RESTRICTING_KEYS:
+        return True
+    return isinstance(value, str) and value.strip().lower() in _RESTRICTING_WORDS
+
+
+def metadata_notes(meta: dict[str, Any]) -> tuple[list[str], str | None]:
+    """(unknown keys, an out-of-vocabulary kind or None) of normalised metadata, for the ingest's warnings."""
+    unknown = [key for key in meta if key not in KNOWN_KEYS]
+    kind = meta.get("kind")
+    return unknown, kind if isinstance(kind, str) and kind not in KINDS else None
 
 
 def load_sidecar(path: Path, *, where: str | None = None) -> dict[str, Any]:
@@ -147,8 +246,11 @@ def normalise_metadata(meta: dict[Any, Any], *, where: str) -> dict[str, Any]:
     ``status``, ``visibility`` and ``kind`` are lowercased and checked against their allowed
     values; ``effective`` becomes a :class:`datetime.date`; lineage keys become ``list[str]``.
     Key spelling is forgiving for known keys (``Superseded-By`` -> ``superseded_by``); a known key
-    with an empty value is dropped. Unknown keys are kept with their values as written (their
-    names are made strings). Two keys that name the same thing (``visibility`` and ``Visibility``,
+    with an empty value is dropped, except ``visibility``, which is refused when empty (a document
+    that meant to restrict itself must not become public). Unknown keys are kept with their values as
+    written (their names are made strings), unless they look like an attempt at ``visibility``
+    (``visibilty``, ``access: restricted``), which is refused. A ``kind`` outside the vocabulary is
+    kept as written (see :func:`metadata_notes`). Two keys that name the same thing (``visibility`` and ``Visibility``,
     or ``1`` and ``"1"``) are an error, so one of them cannot silently win. Normalising twice gives
     the same result.
     """
@@ -163,8 +265,15 @@ def normalise_metadata(meta: dict[Any, Any], *, where: str) -> dict[str, Any]:
                               where=where, fix="write each key once")
         spelled[name] = repr(raw_key)
         if canonical not in KNOWN_KEYS:
+            if _restricting_attempt(key, value):
+                raise IngestError(f"metadata key {key!r} is not one graphcite reads (did you mean 'visibility'?)",
+                                  where=where, fix="write visibility: restricted (or public); an unread key "
+                                  "would leave the document public")
             result[key] = value
             continue
+        if canonical == "visibility" and (value is None or (isinstance(value, str) and not value.strip())):
+            raise IngestError("metadata key 'visibility' is empty; allowed: public, restricted", where=where,
+                              fix="write visibility: restricted (or public), or remove the line")
         if value is None or value == "" or value == []:
             continue
         if canonical == "title":
@@ -174,7 +283,7 @@ def normalise_metadata(meta: dict[Any, Any], *, where: str) -> dict[str, Any]:
         elif canonical == "visibility":
             result[canonical] = _choice(canonical, value, VISIBILITIES, where=where)
         elif canonical == "kind":
-            result[canonical] = _choice(canonical, value, KINDS, where=where)
+            result[canonical] = _kind(value, where=where)
         elif canonical == "effective":
             result[canonical] = _date(value, where=where)
         else:
@@ -231,12 +340,13 @@ def _json_ready(value: Any, *, where: str) -> Any:
 
 
 def _show(value: Any) -> str:
-    shown = repr(value)
+    # a set's repr follows string hashing, which differs per process: show it sorted
+    shown = "{" + ", ".join(sorted(map(repr, value))) + "}" if isinstance(value, set | frozenset) else repr(value)
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def _title(value: Any, *, where: str) -> str:
-    if isinstance(value, (dict, list)):
+    if isinstance(value, dict | list | tuple | set | frozenset):
         raise IngestError(f"metadata key 'title' must be text, got {_show(value)}", where=where,
                           fix="write the title as one line of text")
     return str(value).strip()
@@ -251,6 +361,16 @@ def _choice(key: str, value: Any, allowed: tuple[str, ...], *, where: str) -> st
             fix=f"set {key} to one of the allowed values",
         )
     return chosen
+
+
+def _kind(value: Any, *, where: str) -> str:
+    """A kind from the vocabulary (lowercased), or any other one-line text as written (a general document)."""
+    if isinstance(value, str) and value.strip().lower() in KINDS:
+        return value.strip().lower()
+    if not isinstance(value, str) or not value.strip() or "\n" in value.strip():
+        raise IngestError(f"metadata key 'kind' has value {_show(value)}; expected one word such as "
+                          f"{', '.join(KINDS[:4])}", where=where, fix="write kind as one word")
+    return value.strip()
 
 
 def _date(value: Any, *, where: str) -> dt.date:
@@ -280,10 +400,12 @@ def _date(value: Any, *, where: str) -> dt.date:
 
 
 def _key_list(key: str, value: Any, *, where: str) -> list[str]:
-    items = value if isinstance(value, list) else [value]
+    # a YAML !!set is unordered: its keys are sorted, so two ingests store the same list
+    items = value if isinstance(value, list) else sorted(value, key=str) if isinstance(value, set | frozenset) \
+        else [value]
     keys: list[str] = []
     for item in items:
-        if isinstance(item, (dict, list)) or item is None:
+        if isinstance(item, dict | list | tuple | set | frozenset) or item is None:
             raise IngestError(
                 f"metadata key {key!r} has value {_show(value)}; allowed: a source key or a list of them",
                 where=where,

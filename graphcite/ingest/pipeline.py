@@ -35,12 +35,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from graphcite.distributed.runtime import check_engine, check_workers
-from graphcite.errors import IngestError, make_error
+from graphcite.errors import GraphciteError, IngestError, make_error
 from graphcite.ingest import files as filesmod
-from graphcite.ingest import lineage, values
+from graphcite.ingest import frontmatter, lineage, values
 from graphcite.ingest.prepare import PreparedFile, prepare_file, revision_id_for, unit_id_for
 from graphcite.ingest.terms import content_terms
 from graphcite.ingest.workers import ordered_map
+from graphcite.models import KINDS
 from graphcite.store import Store, utcnow
 from graphcite.store.queries import ingest as queries
 
@@ -62,8 +63,10 @@ class IngestReport:
     """What an ingest did; ``skipped_ext`` counts files left out by extension.
 
     ``reverted`` lists sources whose file went back to content stored earlier (also in ``updated``);
-    ``warnings`` are one-line notes: skipped broken links and special files, visibility conflicts,
-    supersession cycles, complaints of the PDF reader.
+    ``warnings`` are one-line notes: skipped broken links, link loops, links out of the folder and
+    special files, visibility conflicts, unknown metadata keys and kinds, supersession cycles,
+    complaints of the PDF reader. ``refused`` are the files a non-strict ingest left out, each
+    ``{"key", "code", "message"}`` (the message is the one line a strict ingest would raise).
     """
 
     added: list[str] = field(default_factory=list)
@@ -78,14 +81,57 @@ class IngestReport:
     bytes: int = 0
     dangling: list[dict[str, str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    refused: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when no file was refused, 1 when some were and others ingested, 2 when every file was refused."""
+        if not self.refused:
+            return 0
+        return 1 if self.added or self.updated or self.unchanged else 2
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
             "reverted": self.reverted, "skipped_extensions": self.skipped_ext, "units": self.units,
             "values": self.values, "links": self.links, "term_postings": self.postings, "bytes": self.bytes,
-            "dangling_links": self.dangling, "warnings": self.warnings,
+            "dangling_links": self.dangling, "warnings": self.warnings, "refused": self.refused,
         }
+
+    def refuse(self, key: str, error: GraphciteError) -> None:
+        """Note a file left out by a non-strict ingest."""
+        self.refused.append({"key": key, "code": error.code, "message": str(error)})
+
+
+@dataclass(frozen=True, slots=True)
+class _Refused:
+    """A file whose preparation failed with a user-facing error (a non-strict ingest goes on without it).
+
+    Plain fields, so it crosses from a worker process intact (an exception's ``where`` and ``fix``
+    would be lost in pickling).
+    """
+
+    key: str
+    size: int
+    code: str
+    cause: str
+    where: str | None
+    fix: str | None
+
+    def error(self) -> IngestError:
+        return IngestError(self.cause, where=self.where, fix=self.fix, code=self.code)
+
+
+def _prepare_or_refuse(found: filesmod.FoundFile, max_bytes: int, spill_dir: str) -> PreparedFile | _Refused:
+    """:func:`prepare_file`, or the user-facing error it raised as a :class:`_Refused` (runs in a worker)."""
+    try:
+        return prepare_file(found, max_bytes=max_bytes, spill_dir=spill_dir)
+    except GraphciteError as exc:
+        try:
+            size = os.stat(found.path).st_size
+        except OSError:
+            size = 0
+        return _Refused(found.key, size, exc.code, exc.cause, exc.where, exc.fix)
 
 
 class _Writer:
@@ -162,20 +208,23 @@ def _check_arguments(paths: Sequence[str | os.PathLike[str]], jobs: int, engine:
 
 
 def _prepare_all(found: Sequence[filesmod.FoundFile], jobs: int, max_bytes: int, spill_dir: str,
-                 progress: ProgressCallback | None, ray_workers: int | None) -> Iterable[PreparedFile]:
-    results: Iterable[PreparedFile]
+                 progress: ProgressCallback | None, ray_workers: int | None,
+                 strict: bool = True) -> Iterable[PreparedFile | _Refused]:
+    results: Iterable[PreparedFile | _Refused]
+    prepare: Callable[..., PreparedFile | _Refused] = prepare_file if strict else _prepare_or_refuse
     if ray_workers is not None:
         from graphcite.distributed.ingest import prepare_on_ray
 
         results = prepare_on_ray(found, max_bytes=max_bytes, workers=ray_workers)
     elif jobs <= 1 or len(found) < 2:
-        results = map(functools.partial(prepare_file, max_bytes=max_bytes, spill_dir=spill_dir), found)
+        results = map(functools.partial(prepare, max_bytes=max_bytes, spill_dir=spill_dir), found)
     else:
-        prepare = functools.partial(prepare_file, max_bytes=max_bytes, spill_dir=spill_dir)
-        results = ordered_map(prepare, found, jobs=min(jobs, len(found)))
+        results = ordered_map(functools.partial(prepare, max_bytes=max_bytes, spill_dir=spill_dir), found,
+                              jobs=min(jobs, len(found)))
     for prepared in results:
         if progress:
-            progress(prepared.key, prepared.size, prepared.units.num_rows)
+            units = 0 if isinstance(prepared, _Refused) else prepared.units.num_rows
+            progress(prepared.key, prepared.size, units)
         yield prepared
 
 
@@ -214,36 +263,58 @@ def _long_lived_left_alone() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _check_sizes(found: Sequence[filesmod.FoundFile], max_bytes: int) -> None:
-    """Refuse an oversized file before any work starts (each reader checks again as it reads)."""
+def _check_sizes(found: Sequence[filesmod.FoundFile], max_bytes: int,
+                 report: IngestReport | None = None) -> list[filesmod.FoundFile]:
+    """Refuse an oversized file before any work starts (each reader checks again as it reads).
+
+    With a ``report`` (a non-strict ingest) such a file is noted there and left out of the list returned.
+    """
+    kept: list[filesmod.FoundFile] = []
     for item in found:
         try:
-            size = os.stat(item.path).st_size
-        except OSError as exc:
-            raise IngestError(f"cannot read file: {exc.strerror or exc}", where=item.key,
-                              fix="check the path and permissions") from exc
-        filesmod.check_size(size, max_bytes=max_bytes, where=item.key)
+            try:
+                size = os.stat(item.path).st_size
+            except OSError as exc:
+                raise IngestError(f"cannot read file: {exc.strerror or exc}", where=item.key,
+                                  fix="check the path and permissions") from exc
+            filesmod.check_size(size, max_bytes=max_bytes, where=item.key)
+        except IngestError as exc:
+            if report is None:
+                raise
+            report.refuse(item.key, exc)
+            continue
+        kept.append(item)
+    return kept
 
 
 def ingest(store: Store, paths: Sequence[str | os.PathLike[str]], *, prefix: str = "", jobs: int = 1,
            max_file_mb: float = 100.0, engine: str = "local", workers: int | None = None,
-           address: str | None = None, progress: ProgressCallback | None = None) -> IngestReport:
-    """Ingest files and folders into ``store`` in one transaction; nothing is written if any file fails.
+           address: str | None = None, progress: ProgressCallback | None = None, strict: bool = True,
+           follow_symlinks: bool = False) -> IngestReport:
+    """Ingest files and folders into ``store`` in one transaction.
+
+    ``strict`` (the default): nothing is written if any file fails, and its error is raised. Without
+    it, a file that cannot be ingested (bad YAML, a syntax error, empty, too large, a failed metadata
+    declaration) is left out and listed in ``report.refused``, and the rest is ingested, still in one
+    transaction; ``report.exit_code`` is 1 then, or 2 when every file was refused. (With
+    ``engine="ray"`` a failing file still refuses the whole ingest.)
 
     ``max_file_mb`` is the one size limit every reader honours, in MB of 1,000,000 bytes; it must
     be a positive finite number. ``jobs`` worker processes parse in parallel (1: none); they end
     with this process even when it is killed. ``engine="ray"`` sends the per-file work to Ray tasks
     instead: ``workers`` of them at once on a local runtime, or on the cluster at ``address``; the
-    rows are the same as in-process.
+    rows are the same as in-process. ``follow_symlinks`` follows links out of a folder given (by
+    default they are skipped with a warning; see :func:`graphcite.ingest.files.discover`).
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
     _check_arguments(paths, jobs, engine, workers, address)
     max_bytes = filesmod.max_bytes_for(max_file_mb)
     report = IngestReport()
-    found, skipped = filesmod.discover(list(paths), prefix=prefix, warnings=report.warnings)
+    found, skipped = filesmod.discover(list(paths), prefix=prefix, warnings=report.warnings,
+                                       follow_symlinks=follow_symlinks)
     report.skipped_ext = dict(sorted(skipped.items()))
-    _check_sizes(found, max_bytes)
+    found = _check_sizes(found, max_bytes, None if strict else report)
     _remove_stale_spill_dirs()
     with contextlib.ExitStack() as stack:
         ray_workers = None
@@ -256,14 +327,27 @@ def ingest(store: Store, paths: Sequence[str | os.PathLike[str]], *, prefix: str
         if found:
             stack.enter_context(_long_lived_left_alone())
         run = _Run(store, report)
-        for prepared in _prepare_all(found, jobs, max_bytes, spill_dir, progress, ray_workers):
+        for prepared in _prepare_all(found, jobs, max_bytes, spill_dir, progress, ray_workers, strict):
+            if isinstance(prepared, _Refused):
+                report.refuse(prepared.key, prepared.error())
+                continue
             try:
                 run.take(prepared)
+            except GraphciteError as exc:
+                if strict:
+                    raise
+                report.refuse(prepared.key, exc)
             finally:
                 prepared.discard()
         run.finish()
     report.dangling = lineage.dangling_links(store)
     return report
+
+
+def _some(keys: Sequence[str], shown: int = 5) -> str:
+    """``a.md, b.md`` or ``a.md, ... (and 12 more)``: a warning names a few documents, not thousands."""
+    more = f" (and {len(keys) - shown:,} more)" if len(keys) > shown else ""
+    return ", ".join(keys[:shown]) + more
 
 
 class _Run:
@@ -277,9 +361,21 @@ class _Run:
         self.writer = _Writer(store)
         self.new_sources: list[dict[str, Any]] = []
         self.moved: list[dict[str, Any]] = []
+        self.unknown_keys: dict[str, list[str]] = {}
+        self.unknown_kinds: dict[str, list[str]] = {}
 
     def take(self, prepared: PreparedFile) -> None:
-        """Unchanged: nothing; earlier content: move the pointer back; else queue a new revision."""
+        """Unchanged: nothing; earlier content: move the pointer back; else queue a new revision.
+
+        A file is checked before anything of it is queued, so a refused one leaves nothing behind.
+        """
+        if prepared.revision["format"] == "text":
+            frontmatter.refuse_unread_front_matter(prepared.revision["text"], where=prepared.key)
+        unknown, kind = frontmatter.metadata_notes(prepared.metadata)
+        for name in unknown:
+            self.unknown_keys.setdefault(name, []).append(prepared.key)
+        if kind is not None:
+            self.unknown_kinds.setdefault(kind, []).append(prepared.key)
         report = self.report
         report.bytes += prepared.size
         report.warnings.extend(prepared.warnings)
@@ -315,6 +411,17 @@ class _Run:
         report.values += prepared.values.num_rows
         report.postings += prepared.postings.num_rows
 
+    def _metadata_warnings(self) -> list[str]:
+        """One line per unknown metadata key and per kind outside the vocabulary, naming its documents."""
+        lines = []
+        for name, keys in sorted(self.unknown_keys.items()):
+            lines.append(f"metadata key {name!r} is not one graphcite reads (kept as written; the nearest known "
+                         f"key is {frontmatter.nearest_known_key(name)!r}) in {_some(keys)}")
+        for kind, keys in sorted(self.unknown_kinds.items()):
+            lines.append(f"kind {kind!r} is not in the vocabulary ({', '.join(KINDS)}): stored as written and "
+                         f"read as a general document, in {_some(keys)}")
+        return lines
+
     def _move(self, key: str, rev: dict[str, Any]) -> None:
         self.moved.append({"key": key, "current_revision": rev["revision_id"], "title": rev["title"],
                            "kind": rev["kind"], "visibility": rev["visibility"]})
@@ -324,6 +431,7 @@ class _Run:
         table up to date for the sources this ingest wrote (added, or given a new or earlier revision:
         naming them spares a scan of every source for stale rows)."""
         store = self.store
+        self.report.warnings.extend(self._metadata_warnings())
         self.writer.flush()
         store.bulk_insert("source", self.new_sources, or_ignore=True)
         queries.point_sources_at(store, self.moved)

@@ -23,14 +23,15 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from graphcite.language.nlp import lemma
-from graphcite.language.parse import parse
+from graphcite.language.parse import layout, parse
 from graphcite.language.words import word_list, word_map
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-__all__ = ["Cell", "Frame", "Measurement", "cells_of", "frame_for", "frames_of", "measurement_at",
-           "modality_of", "statistic_of"]
+__all__ = ["Cell", "Frame", "Measurement", "aligned_frames", "asserts_something", "cells_of", "frame_for",
+           "frames_of", "main_frame", "measurement_at", "modality_of", "names_a_statistic", "statistic_of",
+           "table_measurement"]
 
 _CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "acl:relcl", "parataxis", "csubj", "xcomp", "acl"})
 _SUBJECT_DEPS = ("nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl")
@@ -75,6 +76,7 @@ class Frame:
     quantifier: str | None
     words: frozenset[str]
     embedded: bool  # a clause inside another one (relative, adverbial, complement)
+    imperative: bool = False  # an instruction: a bare verb opening the sentence, no subject ("Reject ...")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +123,23 @@ def statistic_of(words: list[str]) -> str | None:
         if word in _selectors() and index + 1 < len(lowered) and lowered[index + 1] == "of":
             return _selectors()[word]
     return None
+
+
+@lru_cache(maxsize=65_536)
+def names_a_statistic(text: str) -> bool:
+    """Whether ``text`` has a word that names a statistic, a selector or a period at all (a cheap test
+    before any parse: most sentences name none, and their values need no measurement)."""
+    for word in _WORD.findall(text):
+        low = word.lower()
+        if low in _statistics() or low in _selectors() or _PERCENTILE.match(low) or low.startswith("percentile"):
+            return True
+        if lemma(low) in _periods() and low not in {"second", "minute", "hour", "day", "week", "month", "year",
+                                                    "seconds", "minutes", "hours", "days", "weeks", "months",
+                                                    "years"}:
+            return True
+        if low in {"per", "each", "every"}:
+            return True
+    return bool(re.search(r"\b(?:an?)\s+(?:day|week|month|year|hour|night|dose)\b", text, re.I))
 
 
 def _per_after(doc: Doc, end: int) -> str | None:
@@ -195,10 +214,14 @@ def _phrase_words(token: Token) -> list[str]:
 
 def measurement_at(text: str, start: int, end: int) -> Measurement:
     """What the value at ``text[start:end]`` measures, read from the parse of ``text``."""
+    original = (start, end)
+    flat = layout(text)
+    text = flat.flat
+    start, end = flat.flat_span(*original)
     doc = parse(text)
     inside = _tokens_in(doc, start, end)
     if not inside:
-        return Measurement(start, end, frozenset())
+        return Measurement(*original, frozenset())
     anchor = next((t for t in inside if not (t.head.idx < end and t.head.idx + len(t.head.text) > start)
                    or t.head.i == t.i), inside[-1])
     clause = _clause_of(anchor)
@@ -235,11 +258,17 @@ def measurement_at(text: str, start: int, end: int) -> Measurement:
             nearby += [head.text, *(c.text for c in head.children if c.dep_ in {"compound", "amod", "nmod:npmod"})]
             break
         current = head
-    before = [t for t in doc if t.idx < start and _clause_of(t).i == clause.i][-4:]
-    words = [t.text for t in before] + [t.text for t in inside] + nearby
-    statistic = statistic_of(words)
+    before = []
+    for token in reversed([t for t in doc if t.idx < start and _clause_of(t).i == clause.i][-5:]):
+        if token.like_num or token.pos_ in {"CCONJ", "PUNCT"}:
+            break  # "40 ms at p95 and 85 ms": the words before the last number are that number's
+        before.insert(0, token)
+    after = [t.text for t in doc if t.idx >= end][:3]
+    attached = after[:2] if after and after[0].lower() in {"at", "for", "in", "as"} else after[:1]
+    statistic = next((found for words in (
+        [t.text for t in inside], attached, [t.text for t in before], nearby) if (found := statistic_of(words))), None)
     per = _per_after(doc, end) or _per_before([*before, *(t for t in doc if t.text in nearby)])
-    return Measurement(start, end, measured, statistic, per)
+    return Measurement(*original, measured, statistic, per)
 
 
 def cells_of(row: str, headers: tuple[str, ...]) -> tuple[Cell, ...]:
@@ -336,7 +365,12 @@ def modality_of(head: Token) -> tuple[str, str | None]:
         name = next((_modal_heads()[f] for f in _forms(token) if f in _modal_heads()), None) if token.i != head.i else None
         if name:
             outer, _c = _negation(token)
-            return (("must-not" if outer and name == "must" else name), token.lower_)
+            if outer and name == "may":
+                return "must-not", token.lower_  # "is not allowed to", "may not be permitted"
+            if outer and name == "must":  # "does not have to" frees; "is not required" too
+                return ("may" if _in(token, frozenset({"have", "need", "require", "required"})) else "must-not",
+                        token.lower_)
+            return name, token.lower_
         for child in token.children:
             if child.dep_ in {"aux", "aux:pass"}:
                 found = _modal_aux().get(child.lower_)
@@ -357,22 +391,34 @@ def _tense(head: Token) -> str:
     return "present"
 
 
-def _conditions(head: Token, text: str) -> tuple[str, ...]:
+def _conditions(head: Token, text: str, own: list[Token] | None = None,
+                subject: Token | None = None) -> tuple[str, ...]:
+    """The conditions attached to a predicate: "if ..." / "unless ..." clauses, "when ..." clauses that
+    are not past (a past "when he was ten" gives a time), and phrases opened by "only" or "except"
+    anywhere in the clause but its subject ("... with water, only after a meal")."""
     markers = word_list("condition_markers")
+    timed_markers = word_list("temporal_condition_markers")
     out = []
     for child in head.children:
         if child.dep_ == "advcl":
-            marks = [c.lower_ for c in child.children if c.dep_ == "mark"]
-            if any(m in markers for m in marks):
-                out.append(_span_text(child, text))
-        elif child.dep_ in {"obl", "advmod", "obl:tmod", "nmod"} and any(
-                t.lower_ in _RESTRICTING for t in list(child.subtree)[:2]):
-            out.append(_span_text(child, text))
-        elif child.dep_ == "advmod" and child.lower_ in {"only", "solely", "exclusively"}:
-            target = next((s for s in head.children if s.dep_ in {"obl", "advcl"} and s.i > child.i), None)
-            if target is not None:
-                out.append(_span_text(target, text))
-    return tuple(dict.fromkeys(out))
+            marks = [c.lower_ for c in child.children if c.dep_ == "mark"
+                     or (c.dep_ == "advmod" and c.tag_ == "WRB")]
+            only = any(c.lower_ in _RESTRICTING for c in child.children if c.dep_ == "advmod")
+            timed = [m for m in marks if m in timed_markers]
+            if only or any(m in markers for m in marks) or (timed and _tense(child) != "past"):
+                out.append(_span_text(child, text))  # "when it rains" holds a condition; "when he was ten" a time
+    in_subject = {t.i for t in subject.subtree} if subject is not None else set()
+    for token in own or ():
+        if token.lower_ not in _RESTRICTING or token.i in in_subject or (
+                token.i > 0 and token.doc[token.i - 1].lower_ == "not"):
+            continue  # "not only on queue lag" adds a case, it does not restrict
+        phrase = token.head if token.head.i != head.i else next(
+            (s for s in head.children if s.dep_ in {"obl", "advcl", "obl:tmod"} and s.i > token.i), None)
+        if phrase is not None and phrase.i not in in_subject:
+            found = _span_text(phrase, text)
+            out.append(found if any(t.i == token.i for t in phrase.subtree) else f"{token.text} {found}")
+    cleaned = (c.strip(" ,;:") for c in out)
+    return tuple(c for c in dict.fromkeys(cleaned) if len(c.split()) >= 2)
 
 
 def _span_text(token: Token, text: str) -> str:
@@ -394,6 +440,19 @@ def _scope(subject: Token | None, text: str) -> tuple[tuple[str, ...], str | Non
     return tuple(restrictions), quantifier
 
 
+_IMPERATIVE_OPENERS = frozenset({"do", "not", "n't", "never", "always", "please", "only", "first", "then", "also"})
+
+
+def _imperative(head: Token, subject: Token | None) -> bool:
+    """A bare verb that opens its sentence with no subject: "Reject events ...", "Do not share ..."."""
+    if subject is not None or head.dep_ not in {"ROOT", "conj"} or head.tag_ != "VB" or head.pos_ != "VERB":
+        return False
+    opening = [t for t in head.sent if not t.is_punct and not t.is_space]
+    before = [t for t in opening if t.i < head.i]
+    return all(t.lower_ in _IMPERATIVE_OPENERS for t in before) and not any(
+        c.dep_ in {"aux", "mark"} and c.lower_ not in _IMPERATIVE_OPENERS for c in head.children)
+
+
 def _own_tokens(head: Token, heads: set[int]) -> list[Token]:
     out = []
     stack = [head]
@@ -406,7 +465,9 @@ def _own_tokens(head: Token, heads: set[int]) -> list[Token]:
 
 @lru_cache(maxsize=8192)
 def frames_of(text: str) -> tuple[Frame, ...]:
-    """Every clause of ``text`` as a :class:`Frame`, in text order."""
+    """Every clause of ``text`` as a :class:`Frame`, in text order (offsets into ``text`` itself)."""
+    flat = layout(text)
+    text = flat.flat
     doc = parse(text)
     heads = [t for t in doc if _is_clause_head(t) and not t.is_punct]
     # a modal head's complement is the clause's content: "need to renew" reads as renew (must)
@@ -430,17 +491,19 @@ def frames_of(text: str) -> tuple[Frame, ...]:
         modality, modal_cue = modality_of(head)
         scope, quantifier = _scope(subject, text)
         arguments = tuple((c.dep_, c.lemma_.lower()) for c in head.children if c.dep_ in _ARGUMENT_DEPS)
-        conditions = _conditions(head, text) + (_conditions(head.head, text) if head.i in folded else ())
+        conditions = _conditions(head, text, own, subject) + (_conditions(head.head, text) if head.i in folded else ())
         words = frozenset(t.lemma_.lower() for t in own if t.is_alpha)
         frames.append(Frame(
-            start=own[0].idx, end=own[-1].idx + len(own[-1].text), predicate=head.lemma_.lower(),
+            start=flat.original(own[0].idx, own[0].idx + 1)[0],
+            end=flat.original(own[-1].idx, own[-1].idx + len(own[-1].text))[1], predicate=head.lemma_.lower(),
             subject=_span_text(subject, text) if subject is not None else None,
             subject_head=subject.lemma_.lower() if subject is not None else None,
             pronoun_subject=subject is not None and subject.pos_ == "PRON",
             voice="passive" if any(c.dep_ in {"nsubj:pass", "aux:pass"} for c in head.children) else "active",
             negated=negated, negation_cue=cue, modality=modality, modality_cue=modal_cue, tense=_tense(head),
             arguments=arguments, conditions=conditions, scope=scope, quantifier=quantifier, words=words,
-            embedded=head.dep_ not in {"ROOT", "conj", "parataxis"} and head.i not in folded))
+            embedded=head.dep_ not in {"ROOT", "conj", "parataxis"} and head.i not in folded,
+            imperative=_imperative(head, subject)))
     return tuple(frames)
 
 
@@ -465,7 +528,7 @@ def asserts_something(text: str) -> bool:
     stripped = text.strip()
     if not stripped or stripped.endswith("?"):
         return False
-    doc = parse(stripped)
+    doc = parse(layout(stripped).flat)
     personal = word_list("non_assertion_verbs")
     content = [t for t in doc if t.pos_ in _CONTENT_POS and (t.is_digit or (t.is_alpha and len(t.text) > 1))
                and t.lower_ not in word_list("weak_words") and not t.is_stop]
@@ -508,3 +571,4 @@ def aligned_frames(claim: str, evidence: str) -> tuple[Frame | None, Frame | Non
         return None, None
     wanted = content_words(mine) | {mine.predicate}
     return mine, frame_for(evidence, wanted)
+

@@ -15,8 +15,11 @@ __all__ = [
     "CitationVerdict",
     "ClaimStatus",
     "ClaimVerdict",
+    "DecisionOut",
+    "DecisionTermOut",
     "FindingOut",
     "InferenceOut",
+    "Outcome",
     "PartVerdictOut",
     "QuotePieceOut",
     "QuoteTransformationOut",
@@ -45,6 +48,16 @@ class Relation(StrEnum):
     INSUFFICIENT = "insufficient"
 
 
+class Outcome(StrEnum):
+    """What one rule concluded about one citation: it passed, failed, only notes something (a failure
+    the configuration reports without effect), or did not apply."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    NOTE = "note"
+    SKIP = "skip"
+
+
 STATUS_ORDER: tuple[ClaimStatus, ...] = (ClaimStatus.INVALID, ClaimStatus.CONTRADICTED, ClaimStatus.CONFLICT,
                                          ClaimStatus.INSUFFICIENT, ClaimStatus.UNSUPPORTED)
 # One place for the words and symbols the CLI, the HTML page and the review app show for a status or a
@@ -67,12 +80,33 @@ RELATION_DISPLAY: dict[str, tuple[str, str]] = {  # relation -> (symbol, word)
 
 @dataclass(frozen=True, slots=True)
 class FindingOut:
-    """One rule's conclusion as reported: code, rule name, pass/fail, detail."""
+    """One rule's conclusion as reported: code, rule name, pass/fail, detail, and for a soft finding
+    (the support decision GC201 and the notes) its contribution to the decision in log-odds."""
 
     code: str
     rule: str
-    outcome: Literal["pass", "fail", "skip", "note"]
+    outcome: Outcome
     detail: str = ""
+    contribution: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionTermOut:
+    """One term of the calibrated decision: a feature, its value and weight x value (log-odds)."""
+
+    feature: str
+    value: float
+    contribution: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionOut:
+    """The calibrated support decision for a citation (for a compound claim, of the part it does least
+    for): the model's probability of support, the threshold it must reach, and every term."""
+
+    probability: float
+    threshold: float
+    terms: list[DecisionTermOut]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +158,7 @@ class CitationVerdict:
     supported_elsewhere: dict[str, Any] | None = None  # an uncited unit that holds the claim (never support)
     quote_pieces: list[QuotePieceOut] | None = None  # a transformed quote: its verbatim pieces, in order
     quote_transformations: list[QuoteTransformationOut] | None = None  # ... and its ellipses and insertions
+    decision: DecisionOut | None = None  # the calibrated support decision and its terms
 
     def __post_init__(self) -> None:
         # a transformed quote arrives as a string that carries its pieces (verify.quotes.RenderedQuote)
@@ -240,4 +275,5 @@ def _plain(value: Any) -> Any:
 
 _OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots", "earlier",
                             "rank_score", "located_spans", "supported_elsewhere",
-                            "quote_pieces", "quote_transformations", "inference", "premise_ids"})
+                            "quote_pieces", "quote_transformations", "inference", "premise_ids",
+                            "contribution", "decision"})

@@ -13,6 +13,7 @@ __all__ = [
     "InputClaim",
     "ParsedDocument",
     "ParsedUnit",
+    "Passage",
 ]
 
 
@@ -96,6 +97,8 @@ class CitationRef:
     # the text of the claim this citation was given for: what a citation without a span is located for
     # (set by the answer readers; not part of the citation's identity, so never compared or shown)
     claim: str | None = field(default=None, compare=False, repr=False)
+    # the index into InputAnswer.passages of the passage text this citation came with (None: no text)
+    passage: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +120,27 @@ class InputAnswer:
     claims: tuple[InputClaim, ...]
     format: str
     documents: tuple[str, ...] = ()
+    passages: tuple[Passage, ...] = ()
+    # sentences of the answer that assert nothing ("I hope this helps.", a question back): kept and
+    # shown, never verified, outside the metrics
+    not_claims: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A passage of text that came with an answer (a retrieved document, an ALCE doc, a RAGAS context).
+
+    ``key`` is the content-addressed source key it is stored under (the same text is stored once);
+    ``name``, ``url``, ``title`` and ``start_index`` are what the producer said of the document it came
+    from, so it can be matched to that document when the store holds it.
+    """
+
+    key: str
+    text: str
+    name: str | None = None
+    url: str | None = None
+    title: str | None = None
+    start_index: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

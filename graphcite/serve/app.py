@@ -26,7 +26,7 @@ from starlette.responses import Response
 from graphcite.errors import GraphciteError
 from graphcite.serve import api, review
 from graphcite.serve.errors import HTTPFailure, error_body, failure_for
-from graphcite.serve.guard import Guard
+from graphcite.serve.guard import Guard, log_refusal
 from graphcite.serve.http import JSONResponse
 from graphcite.serve.service import Service, ServiceSettings, ServiceTimeout
 from graphcite.store import Store
@@ -48,7 +48,7 @@ def _respond(request: Request, exc: BaseException) -> Response:
         exc = HTTPFailure("E801", str(exc), where=request.url.path[:200])
     status, body = error_body(exc)
     if status >= 500 and isinstance(exc, GraphciteError | HTTPFailure):  # a bug is logged by the Guard
-        log.error("error while serving %s %s", request.method, request.url.path, exc_info=exc)
+        log_refusal(request.method, request.url.path, exc)  # a refusal in one line, a bug with its traceback
     if _wants_html(request):
         try:
             return review.render_error(request, status, body["error"])

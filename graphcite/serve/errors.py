@@ -36,6 +36,9 @@ SERVICE_CODES: dict[str, tuple[int, str, str]] = {  # code -> (status, cause, fi
              "connect to the address the server printed when it started"),
     "E808": (401, "writing needs a signed-in reviewer: no valid token or session came with the request",
              "send Authorization: Bearer TOKEN (from `graphcite reviewers add NAME`), or sign in at /review/sign-in"),
+    "E809": (400, "the request is not valid HTTP/1.1: a header with a control character, an unknown method, a "
+                  "request line or header too long, or a Content-Length that is not one whole number",
+             "send a well-formed request (see /openapi.json for the methods and paths)"),
     "E009": (500, "a bug in graphcite: the request could not be completed", "report it with the server log"),
 }
 

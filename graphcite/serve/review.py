@@ -129,7 +129,13 @@ _ENV = environment()
 
 
 def csrf_token(request: Request) -> str:
-    """The form token of this server process (a page from an earlier process needs a reload)."""
+    """The form token: a signed-in reviewer's is derived from their session (so it changes at every
+    sign-in, and a token seen before signing in is worthless after); before signing in, the sign-in
+    form's token of this server process (a page from an earlier process needs a reload)."""
+    cookie = request.cookies.get(SESSION_COOKIE)
+    if cookie and session_reviewer(request) is not None:
+        digest = hmac.new(service_of(request).session_key, b"csrf\0" + cookie.encode("utf-8"), "sha256")
+        return digest.hexdigest()
     state = request.app.state
     if not getattr(state, "csrf", None):
         state.csrf = secrets.token_urlsafe(32)
@@ -160,10 +166,40 @@ async def index(request: Request) -> Response:
     return RedirectResponse("/review/answers", status_code=307)
 
 
+def review_states(store: Any) -> dict[str, dict[str, int]]:
+    """Per answer revision: how many of its citations reviewers judged, and how many are contested."""
+    from graphcite.evaluate import annotations
+
+    out: dict[str, dict[str, int]] = {}
+    for item in annotations(store):
+        answer_rev = item["judgements"][0].get("claim_revision") if item["judgements"] else None
+        if not answer_rev:
+            continue
+        state = out.setdefault(answer_rev, {"reviewed": 0, "contested": 0})
+        state["reviewed"] += 1
+        state["contested"] += 1 if item["contested"] else 0
+    return out
+
+
+def _answers_and_reviews(store: Any, audience: str) -> tuple[list[dict[str, Any]], dict[str, dict[str, int]]]:
+    return answers_with_faithfulness(store, audience), review_states(store)
+
+
+def _failing(row: dict[str, Any]) -> bool:
+    """Whether some verified claim of the answer is not supported."""
+    return row.get("verified_claims", 0) > row.get("supported_claims", 0)
+
+
 async def answers_page(request: Request) -> Response:
+    """The stored answers, each with the machine's verdicts and the reviewers' (reviewed, contested);
+    ``?failing=1`` keeps the answers with an unsupported claim, ``?contested=1`` those reviewers contest."""
     audience = audience_of(request)
-    rows = await service_of(request).read(answers_with_faithfulness, audience)
-    return _page(request, "answers.html", title="Answers", answers=rows, audience=audience)
+    rows, reviews = await service_of(request).read(_answers_and_reviews, audience)
+    failing, contested = flag(request, "failing"), flag(request, "contested")
+    shown = [r for r in rows if (not failing or _failing(r))
+             and (not contested or reviews.get(r["answer_rev"], {}).get("contested"))]
+    return _page(request, "answers.html", title="Answers", answers=shown, reviews=reviews, audience=audience,
+                 failing=failing, contested=contested, total=len(rows))
 
 
 async def answer_page(request: Request) -> Response:
@@ -269,10 +305,10 @@ async def post_annotation_form(request: Request) -> Response:
     """
     service = service_of(request)
     audience = audience_of(request)
-    form = await _form(request)
     reviewer = session_reviewer(request)
-    if reviewer is None:
+    if reviewer is None:  # before the token: a signed-in reviewer's token belongs to their session
         raise HTTPFailure("E808", "sign in at /review/sign-in to record judgements", where="session")
+    form = await _form(request)
     fields = annotation_fields(form, reviewer, where="form")
     row = await service.write(record_annotation, fields, audience)
     if "application/json" in (request.headers.get("accept") or ""):

@@ -158,15 +158,19 @@ def _add_source(pic: _Picture, source: dict[str, Any], column: int, near: str, d
     return key
 
 
-def _add_unit(pic: _Picture, unit: dict[str, Any], near: str, kind: str = "unit", min_row: int = 0) -> str:
+def _add_unit(pic: _Picture, unit: dict[str, Any], near: str, kind: str = "unit", min_row: int = 0,
+              cited: str | None = None) -> str:
+    """The unit's node (the cited span first, when a citation gives one), its revision and its source."""
     heading = unit.get("heading_path") or ""
     if isinstance(heading, list):
         heading = " > ".join(heading)
     snippet = unit.get("text") or ""
     where = f"unit {unit['unit_id']}" + (f" · {heading}" if heading else "")
     status = f" · section {unit['status']}" if unit.get("status") and unit["status"] != "current" else ""
-    key = pic.node(f"unit:{unit['unit_id']}", kind, 2, f"{where}{status}: {snippet}",
-                   f"{where}{status}: {snippet}", near=near, min_row=min_row)
+    shown = f"“{cited}” · {where}{status}" if cited else f"{where}{status}: {snippet}"
+    title = f"{where}{status}: cites “{cited}” in: {snippet}" if cited else f"{where}{status}: {snippet}"
+    key = pic.node(f"unit:{unit['unit_id']}", kind, 2, title, shown, near=near,
+                   min_row=min_row)
     revision = unit.get("revision")
     if revision:
         state = "latest" if revision.get("current") else f"not the latest ({revision.get('current_revision')})"
@@ -197,7 +201,7 @@ def _layout(tree: dict[str, Any]) -> _Picture:
             label += " · superseded evidence"
         style = relation if relation in EDGE_STYLES else "cites"
         if cit.get("unit"):
-            target = _add_unit(pic, cit["unit"], node)
+            target = _add_unit(pic, cit["unit"], node, cited=cit.get("quote"))
             pic.edge(node, target, label, style)
         elif cit.get("revision") and isinstance(cit.get("revision"), dict):
             rev = cit["revision"]

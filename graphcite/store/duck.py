@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import duckdb
 import pyarrow as pa
 
-from graphcite.errors import StoreError, StoreLockedError
+from graphcite.errors import CATALOGUE, StoreError, StoreLockedError
 from graphcite.store.base import Params, Store, one_line, read_only_refused, resolve_db_path
 from graphcite.store.dialect import DUCKDB, Dialect
 from graphcite.store.schema import SCHEMA_VERSION, TABLES, bigint_columns, ddl_statements
@@ -89,7 +89,7 @@ class DuckDBStore(Store):
                                      fix="check the path and permissions") from exc
                 if time.monotonic() >= deadline:
                     raise StoreLockedError("store is locked by another process", where=self.path,
-                                           fix="wait for the other graphcite command to finish") from exc
+                                           fix=CATALOGUE["E602"].fix) from exc
                 time.sleep(pause)
                 pause = min(pause * 2, 0.5)
             except duckdb.Error as exc:

@@ -1,4 +1,4 @@
-"""Verifier configuration: thresholds, judge and rule selection, and the hash that versions results."""
+"""Verifier configuration: the support decision, judge and rule selection, and the hash that versions results."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 
 from graphcite.errors import ConfigError
 from graphcite.language.domain import GENERAL, DomainLexicon, load_domain
+from graphcite.verify.decision import DECISION_FILE, DecisionModel
 from graphcite.verify.registry import RULES_VERSION
 
-__all__ = ["NOTE_RULES", "VerifierConfig", "load_config", "split_judge"]
+__all__ = ["NOTE_RULES", "VerifierConfig", "load_config", "load_decision", "split_judge"]
 
 # Rules whose failures, measured on real text (`python -m benchmarks.realtext --by-rule`), fire about
 # as often on truly supported pairs as on unsupported ones: reported as notes, without effect, in the
@@ -31,17 +32,51 @@ def split_judge(value: str) -> tuple[str, str | None]:
     return value.strip().lower(), None
 
 
-_HASHES: dict[tuple[str, str], str] = {}
+_HASHES: dict[tuple[str, str, str], str] = {}
+_DECISIONS: dict[tuple[str, int], DecisionModel] = {}
+
+
+def load_decision(path: str | Path) -> DecisionModel:
+    """A fitted decision model from its YAML file (``scripts/fit_decision.py`` writes it), remembered
+    per file and modification time."""
+    import yaml
+
+    file = Path(path)
+    try:
+        key = (str(file), file.stat().st_mtime_ns)
+        found = _DECISIONS.get(key)
+        if found is not None:
+            return found
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read the decision model: {exc.strerror or exc}", where=str(file),
+                          fix="check the path in `decision:`, or run scripts/fit_decision.py") from exc
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"bad YAML: {exc}".splitlines()[0], where=str(file), fix="fix the syntax") from exc
+    if not isinstance(data, dict):
+        raise ConfigError("expected a mapping with bias, threshold and weights", where=str(file),
+                          fix="see graphcite/verify/decision.yaml")
+    try:
+        found = DecisionModel.from_mapping(data)
+    except ValueError as exc:
+        raise ConfigError(str(exc), where=str(file), fix="see graphcite/verify/decision.yaml") from exc
+    if len(_DECISIONS) > 32:
+        _DECISIONS.clear()
+    _DECISIONS[key] = found
+    return found
 
 
 @dataclass(frozen=True, slots=True)
 class VerifierConfig:
     """Everything that can change a verdict; its hash is recorded with every result."""
 
-    # share of the claim's slots the evidence must fill; 0.65 chosen on the development parts of
-    # CLIMATE-FEVER and SICK (benchmarks/realtext.py --threshold); the lexical baseline keeps 0.5
+    # share of the claim's slots the evidence must fill, read only without a decision model
+    # (``decision: none``) and by the lexical baseline (0.5)
     threshold: float = 0.65
     mention_threshold: float = 0.25
+    # the fitted model that decides support from the soft signals: "default" is decision.yaml beside
+    # this module (scripts/fit_decision.py), a path names another, "none" uses ``threshold``
+    decision: str = "default"
     judge: str = "heuristic"
     judge_url: str | None = None
     judge_model: str | None = None
@@ -68,6 +103,13 @@ class VerifierConfig:
             raise ConfigError(f"bad domain lexicon: {exc}".splitlines()[0], where=self.domain,
                               fix="see graphcite/examples/domain.yaml for the fields") from exc
 
+    def decision_model(self) -> DecisionModel | None:
+        """The decision model this configuration names, or None (``decision: none``, the lexical
+        baseline, or a judge other than the heuristic one, which decides by itself)."""
+        if self.lexical_only or self.decision.strip().lower() == "none":
+            return None
+        return load_decision(DECISION_FILE if self.decision == "default" else self.decision)
+
     @property
     def judge_kind(self) -> str:
         """The judge's name without its argument (``local`` for ``local:DIR``)."""
@@ -88,6 +130,10 @@ class VerifierConfig:
         data["note_rules"] = sorted(self.note_rules)
         data["domain"] = Path(self.domain).name if self.domain else None
         data["domain_digest"] = self.domain_lexicon().digest
+        if self.decision not in {"default", "none"}:
+            data["decision"] = Path(self.decision).name
+        model = self.decision_model()
+        data["decision_digest"] = model.digest if model else None
         data["lexicon_digest"] = lexicon_digest()[:16]
         return data
 
@@ -96,9 +142,10 @@ class VerifierConfig:
         """Digest of :meth:`as_dict`; remembered per configuration and domain-lexicon digest.
 
         A check stamps it on every record, so it is asked for many times with the same answer; the
-        domain digest is in the key because the lexicon file may change under a running server.
+        domain and decision digests are in the key because their files may change under a running server.
         """
-        key = (repr(self), self.domain_lexicon().digest)
+        model = self.decision_model()
+        key = (repr(self), self.domain_lexicon().digest, model.digest if model else "")
         found = _HASHES.get(key)
         if found is None:
             blob = json.dumps(self.as_dict(), sort_keys=True, default=str)
@@ -142,12 +189,17 @@ def load_config(path: str | Path) -> VerifierConfig:
             if not isinstance(data[key], list) or not all(isinstance(v, str) for v in data[key]):
                 raise ConfigError(f"{key}: expected a list of rule codes", where=str(file), fix="e.g. [GC402]")
             data[key] = tuple(v.upper() for v in data[key])
-    if isinstance(data.get("domain"), str):  # relative to the configuration file
-        data["domain"] = str((file.parent / data["domain"]).resolve()) if not Path(data["domain"]).is_absolute() \
-            else data["domain"]
+    if "decision" in data and not isinstance(data["decision"], str):
+        raise ConfigError("decision: expected default, none or a file", where=str(file),
+                          fix="e.g. decision: default")
+    for key in ("domain", "decision"):  # a file named relative to the configuration file
+        value = data.get(key)
+        if isinstance(value, str) and not (key == "decision" and value.strip().lower() in {"default", "none"}):
+            data[key] = str((file.parent / value).resolve()) if not Path(value).is_absolute() else value
     try:
         config = replace(base, **data)
     except TypeError as exc:
         raise ConfigError(str(exc), where=str(file), fix="check the setting types") from exc
-    config.domain_lexicon()  # a bad domain file is reported now, not in the middle of a check
+    config.domain_lexicon()  # a bad domain or decision file is reported now, not in the middle of a check
+    config.decision_model()
     return config

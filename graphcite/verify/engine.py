@@ -12,7 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graphcite.language.align import Alignment
 from graphcite.language.domain import using
+from graphcite.language.frames import asserts_something
 from graphcite.lru import MISSING, LruCache
 from graphcite.models import (
     STATUS_ORDER,
@@ -21,9 +23,12 @@ from graphcite.models import (
     CitationVerdict,
     ClaimStatus,
     ClaimVerdict,
+    DecisionOut,
+    DecisionTermOut,
     FindingOut,
     InputAnswer,
     InputClaim,
+    Outcome,
     PartVerdictOut,
     Relation,
 )
@@ -31,9 +36,10 @@ from graphcite.store import Store
 from graphcite.verify import rules as _rules  # noqa: F401 - registers the rules
 from graphcite.verify.claim_types import mark_claim_types
 from graphcite.verify.config import VerifierConfig
+from graphcite.verify.decision import Decision, DecisionModel, features_for
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.judges import Judgement, judge
-from graphcite.verify.lexical import support_terms
+from graphcite.verify.lexical import lexical_score, support_terms
 from graphcite.verify.registry import RULES, Finding
 from graphcite.verify.resolve import ResolvedCitation, resolve_citations
 from graphcite.verify.rules.common import attributed, attribution_stripped, blank_values
@@ -41,7 +47,9 @@ from graphcite.verify.rules.slots import alignment_for
 
 __all__ = ["PairVerdict", "PartVerdict", "evaluate_pair", "metrics_for", "verify_claims", "verify_report"]
 
-SEVERITY = ("contradicts", "contextualizes", "insufficient", "mentions")
+#: the relations a failure can force, worst first
+SEVERITY: tuple[Relation, ...] = (Relation.CONTRADICTS, Relation.CONTEXTUALIZES, Relation.INSUFFICIENT,
+                                  Relation.MENTIONS)
 
 
 @dataclass(slots=True)
@@ -49,13 +57,21 @@ class PairVerdict:
     """One citation judged against one atomic part."""
 
     index: int
-    relation: str
+    relation: Relation
     support_score: float
     findings: list[Finding] = field(default_factory=list)
+    decision: Decision | None = None  # the calibrated decision, with the heuristic judge and a model
+
+    def __post_init__(self) -> None:
+        if type(self.relation) is not Relation:  # a stored record's relation is read back as a string
+            self.relation = Relation(self.relation)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "relation": self.relation, "support_score": self.support_score,
-                "findings": [f.as_dict() for f in self.findings]}
+        out = {"index": self.index, "relation": self.relation, "support_score": self.support_score,
+               "findings": [f.as_dict() for f in self.findings]}
+        if self.decision is not None:
+            out["decision"] = _decision_out(self.decision)
+        return out
 
 
 @dataclass(slots=True)
@@ -63,14 +79,18 @@ class PartVerdict:
     """One atomic part with its citations' verdicts."""
 
     claim: AtomicClaim
-    status: str
+    status: ClaimStatus
     citations: list[PairVerdict]
     contradicting: list[dict[str, Any]] = field(default_factory=list)
     note: str = ""
 
+    def __post_init__(self) -> None:
+        if type(self.status) is not ClaimStatus:
+            self.status = ClaimStatus(self.status)
+
     @property
     def supported(self) -> bool:
-        return self.status == "supported"
+        return self.status is ClaimStatus.SUPPORTED
 
 
 def _active_rules(config: VerifierConfig) -> tuple[Any, ...]:
@@ -106,15 +126,15 @@ def _judged_text(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig)
     return text
 
 
-def _aligned(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) -> Judgement:
-    """The default support test: the weighted share of the claim's slots found in the evidence,
-    directly or by paraphrase (synonym, derivation, a more specific word)."""
-    found = alignment_for(claim, evidence)
+def _aligned(found: Alignment, config: VerifierConfig) -> Judgement:
+    """The default support test's reading: the weighted share of the claim's slots found in the
+    evidence, directly or by paraphrase (synonym, derivation, a more specific word). Its label, by
+    ``threshold``, decides only without a decision model (``decision: none``)."""
     score = round(found.score, 4)
     missing = [s.text for s in found.slots if s.status not in {"found", "paraphrase"}]
     paraphrased = [f"{s.text}~{s.by}" for s in found.slots if s.status == "paraphrase"]
-    label = "supports" if score >= config.threshold else (
-        "mentions" if score >= config.mention_threshold else "insufficient")
+    label = Relation.SUPPORTS if score >= config.threshold else (
+        Relation.MENTIONS if score >= config.mention_threshold else Relation.INSUFFICIENT)
     rationale = f"{score:.2f} of the claim's slots found in the evidence"
     if paraphrased:
         rationale += f"; by paraphrase: {', '.join(paraphrased)}"
@@ -134,11 +154,12 @@ def evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig
     key = _pair_key(claim, evidence, config)
     found = _PAIRS.get(key) if key is not None else MISSING
     if isinstance(found, PairVerdict):
-        return PairVerdict(index, found.relation, found.support_score, list(found.findings))
+        return PairVerdict(index, found.relation, found.support_score, list(found.findings), found.decision)
     with using(config.domain_lexicon()):
         verdict = _evaluate_pair(claim, evidence, config, index)
     if key is not None:
-        _PAIRS.put(key, PairVerdict(index, verdict.relation, verdict.support_score, list(verdict.findings)))
+        _PAIRS.put(key, PairVerdict(index, verdict.relation, verdict.support_score, list(verdict.findings),
+                                    verdict.decision))
     return verdict
 
 
@@ -198,28 +219,67 @@ _HELD: LruCache[int, tuple[Any, _PairKey]] = LruCache(4096)
 
 
 def _evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig, index: int) -> PairVerdict:
+    found: Alignment | None = None
     if config.judge == "heuristic" and not config.lexical_only:
-        verdict = _aligned(claim, evidence, config)
+        found = alignment_for(claim, evidence)
+        verdict = _aligned(found, config)
     else:
         text = _judged_text(claim, evidence, config)
         verdict = judge(text, evidence.envelope, config)
-    findings = [Finding("GC201", "lexical-support", "pass" if verdict.label == "supports" else "fail",
+    relation = Relation(verdict.label)
+    supports = relation is Relation.SUPPORTS
+    findings = [Finding("GC201", "lexical-support", Outcome.PASS if supports else Outcome.FAIL,
                         verdict.rationale + (f"; {verdict.fallback}" if verdict.fallback else ""),
-                        None if verdict.label == "supports" else verdict.label)]
-    relation = verdict.label
+                        None if supports else relation)]
     for rule in _active_rules(config):
         finding = rule.run(claim, evidence)
-        if finding.outcome != "skip":
+        if finding.outcome is not Outcome.SKIP:
             findings.append(finding)
     notes = set(config.note_rules)
-    findings[1:] = [replace(f, outcome="note", effect=None) if f.outcome == "fail" and f.code in notes else f
-                    for f in findings[1:]]
-    failures = [f.effect for f in findings[1:] if f.outcome == "fail" and f.effect]
-    if "contradicts" in failures and verdict.score >= config.mention_threshold:
-        relation = "contradicts"
-    elif relation == "supports" and failures:
+    findings[1:] = [replace(f, outcome=Outcome.NOTE, effect=None)
+                    if f.outcome is Outcome.FAIL and f.code in notes else f for f in findings[1:]]
+    model = config.decision_model() if found is not None else None
+    decision = None
+    if model is not None and found is not None and (found.slots or not asserts_something(claim.text)):
+        # a part with no slot that still states something ("it gives up", the side of a link whose
+        # words are all light) keeps the plain share's verdict; one that asserts nothing is blocked
+        decision, relation = _decide(model, found, claim, evidence, config, verdict, findings)
+        supports = relation is Relation.SUPPORTS
+    failures = [f.effect for f in findings[1:] if f.outcome is Outcome.FAIL and f.effect]
+    if Relation.CONTRADICTS in failures and verdict.score >= config.mention_threshold:
+        relation = Relation.CONTRADICTS
+    elif supports and failures:
         relation = next(s for s in SEVERITY if s in failures)
-    return PairVerdict(index, relation, verdict.score, findings)
+    return PairVerdict(index, relation, verdict.score, findings, decision)
+
+
+def _decide(model: DecisionModel, found: Alignment, claim: AtomicClaim, evidence: Evidence,
+            config: VerifierConfig, verdict: Judgement, findings: list[Finding]) -> tuple[Decision, Relation]:
+    """The calibrated decision on the soft signals; rewrites GC201 and the notes in ``findings`` to
+    carry their contributions (their sum is the log-odds compared with the threshold's)."""
+    noted = [f.code for f in findings[1:] if f.outcome is Outcome.NOTE]
+    features = features_for(found, lexical_score(_judged_text(claim, evidence, config), evidence.envelope),
+                            evidence.quote, noted)
+    decision = model.decide(features)
+    if not found.slots:  # a claim that asserts nothing ("OK.", "It is so.") is never supported
+        decision = replace(decision, blocked="the claim asserts nothing the evidence could say")
+    if decision.supports:
+        relation = Relation.SUPPORTS
+    else:
+        relation = Relation.MENTIONS if verdict.score >= config.mention_threshold else Relation.INSUFFICIENT
+    note_terms = {f"note_{code}" for code in noted}
+    own = round(sum(c for name, _, c in decision.contributions if name not in note_terms), 4)
+    findings[0] = Finding("GC201", "lexical-support", Outcome.PASS if decision.supports else Outcome.FAIL,
+                          f"{decision.summary()}; {verdict.rationale}",
+                          None if decision.supports else relation, own)
+    findings[1:] = [replace(f, contribution=decision.contribution(f"note_{f.code}"))
+                    if f.outcome is Outcome.NOTE else f for f in findings[1:]]
+    return decision, relation
+
+
+def _decision_out(decision: Decision) -> DecisionOut:
+    return DecisionOut(decision.probability, decision.threshold,
+                       [DecisionTermOut(name, value, c) for name, value, c in decision.contributions])
 
 
 def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: VerifierConfig,
@@ -227,12 +287,12 @@ def _joint(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: Veri
     """Indexes of citations that support ``part`` together when none does alone."""
     usable = [i for i, (c, v) in enumerate(zip(resolved, verdicts, strict=True))
               if c.valid and c.evidence and v.relation in _JOINABLE
-              and not any(f.outcome == "fail" and f.effect == "contradicts" for f in v.findings)]
+              and not any(f.outcome is Outcome.FAIL and f.effect is Relation.CONTRADICTS for f in v.findings)]
     return _joint_members(part, resolved, usable, config,
-                          lambda evidence, joint: evaluate_pair(part, evidence, joint).relation == "supports")
+                          lambda evidence, joint: evaluate_pair(part, evidence, joint).relation is Relation.SUPPORTS)
 
 
-_JOINABLE = frozenset({"mentions", "insufficient", "contextualizes", "supports"})
+_JOINABLE = frozenset({Relation.MENTIONS, Relation.INSUFFICIENT, Relation.CONTEXTUALIZES, Relation.SUPPORTS})
 
 
 def _joint_members(part: AtomicClaim, resolved: Sequence[ResolvedCitation], usable: list[int],
@@ -263,13 +323,13 @@ def _joint_members(part: AtomicClaim, resolved: Sequence[ResolvedCitation], usab
 
 
 def _part_status(part: AtomicClaim, verdicts: list[PairVerdict], resolved: Sequence[ResolvedCitation],
-                 contradicting: list[dict[str, Any]]) -> str:
+                 contradicting: list[dict[str, Any]]) -> ClaimStatus:
     if not resolved:
-        return "unsupported"
+        return ClaimStatus.UNSUPPORTED
     if not any(c.valid for c in resolved):
-        return "invalid"
-    supports = [v for v in verdicts if v.relation == "supports"]
-    against = [v for v in verdicts if v.relation == "contradicts"]
+        return ClaimStatus.INVALID
+    supports = [v for v in verdicts if v.relation is Relation.SUPPORTS]
+    against = [v for v in verdicts if v.relation is Relation.CONTRADICTS]
     supporting_sources = {resolved[v.index].source_key for v in supports}
     # a conflict takes two current sources; a disagreement inside the cited source is only attached
     current_against = [c for c in contradicting if c.get("status") == "current"
@@ -277,11 +337,11 @@ def _part_status(part: AtomicClaim, verdicts: list[PairVerdict], resolved: Seque
     if supports:
         if current_against or any(resolved[v.index].evidence and resolved[v.index].evidence.status == "current"
                                   and resolved[v.index].source_key not in supporting_sources for v in against):
-            return "conflict"
-        return "supported"
+            return ClaimStatus.CONFLICT
+        return ClaimStatus.SUPPORTED
     if against:
-        return "contradicted"
-    return "insufficient"
+        return ClaimStatus.CONTRADICTED
+    return ClaimStatus.INSUFFICIENT
 
 
 def _verify_part(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config: VerifierConfig,
@@ -289,36 +349,36 @@ def _verify_part(part: AtomicClaim, resolved: Sequence[ResolvedCitation], config
     verdicts: list[PairVerdict] = []
     for index, cit in enumerate(resolved):
         if not cit.valid or cit.evidence is None:
-            verdicts.append(PairVerdict(index, "insufficient", 0.0, list(cit.findings)))
+            verdicts.append(PairVerdict(index, Relation.INSUFFICIENT, 0.0, list(cit.findings)))
             continue
         verdict = evaluate_pair(part, cit.evidence, config, index)
         verdict.findings[:0] = cit.findings
         verdicts.append(verdict)
     note = ""
-    if not any(v.relation == "supports" for v in verdicts) and not config.lexical_only:
+    if not any(v.relation is Relation.SUPPORTS for v in verdicts) and not config.lexical_only:
         members = _joint(part, resolved, config, verdicts)
         if members:
             names = ", ".join(f"#{i + 1}" for i in members)
             for index in members:
-                verdicts[index].relation = "supports"
+                verdicts[index].relation = Relation.SUPPORTS
                 evidence = resolved[index].evidence
                 covered = sorted({s.text for s in alignment_for(part, evidence).slots
                                   if s.status in {"found", "paraphrase"}}) if evidence else []
                 detail = f"supports jointly with {names}" + (f"; covers {', '.join(covered)}" if covered else "")
-                verdicts[index].findings.append(Finding("GC951", "joint-support", "pass", detail))
+                verdicts[index].findings.append(Finding("GC951", "joint-support", Outcome.PASS, detail))
             note = f"supported jointly by citations {names}"
     status = _part_status(part, verdicts, resolved, contradicting)
     return PartVerdict(part, status, verdicts, contradicting, note)
 
 
-def _claim_status(parts: list[PartVerdict]) -> str:
+def _claim_status(parts: list[PartVerdict]) -> ClaimStatus:
     statuses = [p.status for p in parts]
-    if all(s == "supported" for s in statuses):
-        return "supported"
+    if all(s is ClaimStatus.SUPPORTED for s in statuses):
+        return ClaimStatus.SUPPORTED
     for status in STATUS_ORDER:
         if status in statuses:
             return status
-    return "insufficient"
+    return ClaimStatus.INSUFFICIENT
 
 
 def _qualifiers(part: AtomicClaim) -> dict[str, Any]:
@@ -334,22 +394,24 @@ def _qualifiers(part: AtomicClaim) -> dict[str, Any]:
 
 
 def _finding_out(finding: Finding) -> FindingOut:
-    return FindingOut(finding.code, finding.rule, finding.outcome, finding.detail)  # type: ignore[arg-type]
+    return FindingOut(finding.code, finding.rule, finding.outcome, finding.detail, finding.contribution)
 
 
 def _citation_verdict(index: int, cit: ResolvedCitation, verdicts: list[PairVerdict]) -> CitationVerdict:
     relations = [v.relation for v in verdicts]
-    if relations and all(r == "supports" for r in relations):
-        relation = "supports"
+    if relations and all(r is Relation.SUPPORTS for r in relations):
+        relation = Relation.SUPPORTS
     else:
-        relation = next((r for r in (*SEVERITY, "supports") if r in relations), "insufficient")
+        relation = next((r for r in (*SEVERITY, Relation.SUPPORTS) if r in relations), Relation.INSUFFICIENT)
     findings: dict[str, Finding] = {}
     for verdict in verdicts:
         for finding in verdict.findings:
             key = f"{finding.code}:{finding.outcome}:{finding.detail}"
             findings.setdefault(key, finding)
+    # the part the citation does least for speaks for it (every part must be supported)
+    weakest = min((v.decision for v in verdicts if v.decision), key=lambda d: d.probability, default=None)
     ref = cit.ref
-    if any(f.code == "GC104" and f.outcome == "fail" for f in cit.findings):
+    if any(f.code == "GC104" and f.outcome is Outcome.FAIL for f in cit.findings):
         # a restricted source cited in a public check: echo only what the answer itself said
         return CitationVerdict(
             index=index, source=ref.source, chunk_id=ref.chunk_id, revision=ref.revision, unit_id=None,
@@ -360,11 +422,12 @@ def _citation_verdict(index: int, cit: ResolvedCitation, verdicts: list[PairVerd
         index=index, source=cit.source_key or ref.source, chunk_id=ref.chunk_id, revision=cit.revision_id,
         unit_id=cit.unit_id, start=cit.start, end=cit.end, quote=cit.quote, page=cit.page, symbol=cit.symbol,
         heading_path=list(cit.heading_path), unit_status=cit.unit_status, role=ref.role, valid=cit.valid,
-        relation=Relation(relation), support_score=max((v.support_score for v in verdicts), default=0.0),
+        relation=relation, support_score=max((v.support_score for v in verdicts), default=0.0),
         findings=[_finding_out(f) for f in findings.values()], located=cit.located, rank_score=cit.rank_score,
+        decision=_decision_out(weakest) if weakest else None,
         located_spans=cit.located_spans,
         # an uncited unit that holds the claim is named, never counted: only when this citation does not support
-        supported_elsewhere=cit.elsewhere if relation != "supports" else None)
+        supported_elsewhere=cit.elsewhere if relation is not Relation.SUPPORTS else None)
 
 
 def verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
@@ -454,19 +517,19 @@ def _mark_restricted_origins(store: Store, answer: InputAnswer, parts_per_claim:
         detail = ("the claim's decisive content comes from a restricted source (withheld)" if audience == "public"
                   else "the claim's decisive content is found only in restricted unit(s) " + ", ".join(units))
         target = next((c for c in verdict.citations if c.valid), verdict.citations[0])
-        target.findings.append(FindingOut("GC953", "restricted-origin", "fail", detail))
+        target.findings.append(FindingOut("GC953", "restricted-origin", Outcome.FAIL, detail))
 
 
 def _claim_verdict(index: int, claim: InputClaim, resolved: Sequence[ResolvedCitation],
                    parts: list[PartVerdict]) -> ClaimVerdict:
-    status = ClaimStatus(_claim_status(parts))
+    status = _claim_status(parts)
     citations = [_citation_verdict(i, cit, [p.citations[i] for p in parts]) for i, cit in enumerate(resolved)]
-    helpful = {i for p in parts for v in p.citations if v.relation == "supports" for i in [v.index]}
+    helpful = {v.index for p in parts for v in p.citations if v.relation is Relation.SUPPORTS}
     if helpful and len(resolved) > 1:
         for i, cit in enumerate(resolved):
             if cit.valid and i not in helpful:
                 citations[i].findings.append(FindingOut(
-                    "GC952", "citation-adds-nothing", "fail",
+                    "GC952", "citation-adds-nothing", Outcome.FAIL,
                     "supports no part of the claim, alone or jointly, while other citations do"))
     seen: set[str] = set()
     contradicting = []
@@ -480,7 +543,7 @@ def _claim_verdict(index: int, claim: InputClaim, resolved: Sequence[ResolvedCit
                        contradicting_evidence=contradicting,
                        premises=list(claim.premises) if claim.premises else None)
     if len(parts) > 1:
-        out.parts = [PartVerdictOut(text=p.claim.text, span=list(p.claim.span), status=ClaimStatus(p.status),
+        out.parts = [PartVerdictOut(text=p.claim.text, span=list(p.claim.span), status=p.status,
                                     supported=p.supported, qualifiers=_qualifiers(p.claim), note=p.note,
                                     citations=[v.as_dict() for v in p.citations]) for p in parts]
     else:

@@ -47,6 +47,7 @@ from graphcite.verify.rules.common import blank_values
 __all__ = [
     "ALIGN_WEIGHT",
     "CANDIDATE_UNITS",
+    "LONG_SPAN",
     "MAX_JOINT",
     "SPANS_ALIGNED",
     "Candidate",
@@ -60,6 +61,9 @@ __all__ = [
 ]
 
 CANDIDATE_UNITS = 6  # units whose sentences are considered after the term ranking
+# a cited span longer than this (code points: a whole document, a long unit) is narrowed before the rules
+# run: its units are ranked for the claim like a located citation's and the rules read the chosen sentences
+LONG_SPAN = 2_000
 SPANS_ALIGNED = 4  # sentences of those units aligned with each part of the claim (most term weight first)
 MAX_JOINT = 3  # spans a located claim may rest on together (one per atomic part)
 ALIGN_WEIGHT = 0.7  # share of the rank score given to slot alignment (the rest: term coverage)
@@ -86,6 +90,7 @@ class LocateQuery:
     first_page: int | None = None
     last_page: int | None = None
     unit_id: str | None = None  # a chunk citation: the unit is given, only its fit is scored
+    span: tuple[int, int] | None = None  # a long cited span (document offsets): only its sentences are read
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,15 +224,24 @@ def rank_units(store: Store, queries: Sequence[LocateQuery],
                 scores[unit] = scores.get(unit, 0.0) + weight
         ranked = sorted(scores, key=lambda u: (-scores[u] * (_K1 + 1) / (
             1 + _K1 * (1 - _B + _B * index.sizes[u] / average)), index.units[u]["start"]))
-        top = ranked[:CANDIDATE_UNITS] or ([q.unit_id] if q.unit_id else [])
+        top = ranked[:CANDIDATE_UNITS] or ([q.unit_id] if q.unit_id else _first_read(index, scope) if q.span else [])
         ranking = out[q.index] = Ranking(considered=len(scores))
         if top:
-            ranking.chosen = _choose(q.claim, [index.units[u] for u in top], titles.get(q.revision_id), weights)
+            ranking.chosen = _choose(q.claim, [index.units[u] for u in top], titles.get(q.revision_id), weights,
+                                     q.span)
     return out
+
+
+def _first_read(index: RevisionIndex, scope: list[str]) -> list[str]:
+    """A cited span none of whose units shares a term with the claim is read in its first unit that is
+    no heading (the claim then fails lexical support, as it would against the whole span)."""
+    return [u for u in scope if index.units[u].get("block_type") != "heading"][:1]
 
 
 def _in_scope(row: dict[str, Any], query: LocateQuery) -> bool:
     if query.unit_id is not None and row["unit_id"] != query.unit_id:
+        return False
+    if query.span is not None and not (row["start"] < query.span[1] and row["end"] > query.span[0]):
         return False
     if query.first_page is None:
         return True
@@ -236,14 +250,14 @@ def _in_scope(row: dict[str, Any], query: LocateQuery) -> bool:
 
 
 def _choose(claim: str, rows: list[dict[str, Any]], title: str | None,
-            weights: dict[str, float]) -> list[Candidate]:
+            weights: dict[str, float], within: tuple[int, int] | None = None) -> list[Candidate]:
     """The best span for each atomic part of the claim ("X offers a lookup and keeps keys for 24 hours"
     rests on two sentences), best first; one span when every part finds the same one."""
     chosen: list[Candidate] = []
     heaviest = max(weights.values(), default=1.0)
     for part in _parts(claim)[:MAX_JOINT]:
         part_weights = {t: weights.get(t, heaviest) for t in _terms(part)}
-        candidates = _spans(part, rows, title, part_weights)
+        candidates = _spans(part, rows, title, part_weights, within)
         if not candidates:
             continue
         best = min(candidates, key=lambda c: (-c.score, c.start))
@@ -303,10 +317,10 @@ class _Span:
 
 
 def _spans(claim: str, rows: list[dict[str, Any]], title: str | None,
-           weights: dict[str, float]) -> list[Candidate]:
+           weights: dict[str, float], within: tuple[int, int] | None = None) -> list[Candidate]:
     """Sentences of the units (a table row is one span, code is cut into lines) as candidates: the
     :data:`SPANS_ALIGNED` that hold most of the claim's term weight (with their headings and title) and
-    of its values are aligned with it."""
+    of its values are aligned with it. ``within`` (document offsets) cuts every sentence to a cited span."""
     total = sum(weights.values()) or 1.0
     values = _claim_values(claim)
     scored: list[tuple[float, _Span]] = []
@@ -324,6 +338,10 @@ def _spans(claim: str, rows: list[dict[str, Any]], title: str | None,
         else:
             pieces = sentence_spans(text)
         for a, b in pieces:
+            if within is not None:
+                a, b = max(a, within[0] - base), min(b, within[1] - base)
+                if b <= a:
+                    continue
             piece = text[a:b]
             a += len(piece) - len(piece.lstrip())
             b -= len(piece) - len(piece.rstrip())

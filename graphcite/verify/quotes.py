@@ -6,7 +6,8 @@ pieces, every piece must occur in the cited text in the quoted order, and the qu
 the stored characters of each piece with the transformations kept as such (:meth:`QuoteMatch.render`).
 
 Matching may ignore typographic differences (curly vs straight quotes, dashes, non-breaking spaces,
-runs of whitespace), but never silently: :attr:`QuoteMatch.normalised` names what was needed, and the
+runs of whitespace) and Unicode's two ways of writing an accented letter (``é`` as one code point, or
+``e`` and a combining accent: the quote and the source are compared composed, NFC), but never silently: :attr:`QuoteMatch.normalised` names what was needed, and the
 offsets stay code points into the stored text, so ``text[start:end]`` is exactly what is shown.
 
 Whether the pieces belong together (one unit, or adjacent units of one section) needs the evidence
@@ -17,13 +18,14 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
+import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["NORMALISATIONS", "Normalised", "ParsedQuote", "QuoteMatch", "QuotePiece", "QuoteProblem", "RenderedQuote",
+__all__ = ["COMPOSITION", "NORMALISATIONS", "Normalised", "ParsedQuote", "QuoteMatch", "QuotePiece", "QuoteProblem", "RenderedQuote",
            "Transformation", "match_quote", "normalise", "parse_quote", "scope_problem"]
 
 # What matching may ignore, by the name a report gives it. Whitespace runs are handled apart.
@@ -35,7 +37,9 @@ NORMALISATIONS: dict[str, dict[str, str]] = {
     "non-breaking spaces": {"\u00a0": " ", "\u202f": " ", "\u2007": " ", "\u2009": " ", "\u200a": " "},
 }
 WHITESPACE = "runs of whitespace"
-KINDS: tuple[str, ...] = (*NORMALISATIONS, WHITESPACE)
+#: composed and decomposed Unicode (``\u00e9`` and ``e\u0301``) compared as the same text (NFC)
+COMPOSITION = "Unicode composition"
+KINDS: tuple[str, ...] = (*NORMALISATIONS, WHITESPACE, COMPOSITION)
 _MARKER = re.compile(r"\[\s*(?:…|\.{3,})\s*\]|…|\.{3,}|\[([^\[\]]*)\]")
 MAX_STARTS = 64  # occurrences of the first piece tried; more means the quote is too common to place
 MAX_SILENT_GAP = 40  # source text an insertion may stand in for without an ellipsis (a pronoun, a name)
@@ -182,18 +186,83 @@ def parse_quote(quote: str) -> ParsedQuote:
 
 @dataclass(frozen=True, slots=True)
 class Normalised:
-    """A text after normalisation, and the way back: :meth:`origin` maps a position to the original's."""
+    """A text after normalisation, and the way back: :meth:`origin` maps a position to the original's.
+
+    Composition (NFC) may turn several code points into one; ``runs`` then hold, for each run of the
+    original that composes on its own, where it starts in the composed text and in the original.
+    """
 
     text: str
     breaks: tuple[int, ...] = ()  # positions just after a collapsed run of whitespace
     removed: tuple[int, ...] = ()  # code points removed up to and including each such run
+    composed_starts: tuple[int, ...] = ()  # run starts in the composed text (empty: nothing composed)
+    original_starts: tuple[int, ...] = ()  # the same run starts in the original text
+    length: int = 0  # the original's length (when composed)
 
-    def origin(self, at: int) -> int:
+    def _uncollapsed(self, at: int) -> int:
         k = bisect_right(self.breaks, at)
         return at + (self.removed[k - 1] if k else 0)
 
+    def origin(self, at: int) -> int:
+        """The original position of the character at ``at`` (the start of its composed run)."""
+        at = self._uncollapsed(at)
+        if not self.composed_starts:
+            return at
+        return self.original_starts[bisect_right(self.composed_starts, at) - 1]
+
+    def origin_end(self, end: int) -> int:
+        """The original position just after a match ending (exclusive) at ``end``."""
+        after = self._uncollapsed(end - 1) + 1
+        if not self.composed_starts:
+            return after
+        k = bisect_left(self.composed_starts, after)
+        return self.original_starts[k] if k < len(self.original_starts) else self.length
+
 
 _RUNS = re.compile(r"[ \t\n\r\f\v]{2,}|[\t\n\r\f\v]")
+
+
+@lru_cache(maxsize=1)
+def _composing_starters() -> frozenset[str]:
+    """Characters of combining class 0 that can still compose with what precedes them (Hangul vowels
+    and final consonants, some Indic vowel signs): a run never starts at one of them."""
+    found = {chr(c) for c in range(0x1161, 0x1176)} | {chr(c) for c in range(0x11A8, 0x11C3)}
+    for code in range(0x30000):
+        parts = unicodedata.decomposition(chr(code)).split()
+        if len(parts) == 2 and not parts[0].startswith("<"):
+            second = chr(int(parts[1], 16))
+            if unicodedata.combining(second) == 0:
+                found.add(second)
+    return frozenset(found)
+
+
+def _compose(text: str) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """``text`` composed (NFC) and its run starts (composed, original); no runs when it already was NFC.
+
+    Runs start at each character that can neither combine with nor compose onto the one before, so
+    each run composes on its own; the joined runs are checked against NFC of the whole text, and on a
+    mismatch (a script this cutting does not handle) the text is left uncomposed, never misplaced.
+    """
+    if unicodedata.is_normalized("NFC", text):
+        return text, (), ()
+    starters = _composing_starters()
+    composed_starts: list[int] = []
+    original_starts: list[int] = []
+    parts: list[str] = []
+    at = composed = 0
+    for i in range(1, len(text) + 1):
+        if i < len(text) and (unicodedata.combining(text[i]) or text[i] in starters):
+            continue
+        piece = unicodedata.normalize("NFC", text[at:i])
+        composed_starts.append(composed)
+        original_starts.append(at)
+        parts.append(piece)
+        composed += len(piece)
+        at = i
+    joined = "".join(parts)
+    if joined != unicodedata.normalize("NFC", text):
+        return text, (), ()
+    return joined, tuple(composed_starts), tuple(original_starts)
 
 
 @lru_cache(maxsize=16)
@@ -215,10 +284,15 @@ def _normalise_long(text: str, kinds: frozenset[str]) -> Normalised:
 
 
 def _normalise(text: str, kinds: frozenset[str]) -> Normalised:
+    composed_starts: tuple[int, ...] = ()
+    original_starts: tuple[int, ...] = ()
+    length = len(text)
+    if COMPOSITION in kinds:
+        text, composed_starts, original_starts = _compose(text)
     table = _table(kinds)
     mapped = text.translate(table) if table else text  # one code point for one: offsets unchanged
     if WHITESPACE not in kinds:
-        return Normalised(mapped)
+        return Normalised(mapped, composed_starts=composed_starts, original_starts=original_starts, length=length)
     parts: list[str] = []
     breaks: list[int] = []
     removed: list[int] = []
@@ -230,7 +304,7 @@ def _normalise(text: str, kinds: frozenset[str]) -> Normalised:
         removed.append(gone)
         at = run.end()
     parts.append(mapped[at:])
-    return Normalised("".join(parts), tuple(breaks), tuple(removed))
+    return Normalised("".join(parts), tuple(breaks), tuple(removed), composed_starts, original_starts, length)
 
 
 def _chains(haystack: str, pieces: Sequence[str]) -> tuple[list[list[tuple[int, int]]], bool]:
@@ -264,7 +338,7 @@ def _placements(text: str, pieces: Sequence[str], kinds: frozenset[str]) -> tupl
     if not all(wanted):
         return [], False
     chains, crowded = _chains(norm.text, wanted)
-    return [tuple(QuotePiece(norm.origin(s), norm.origin(e - 1) + 1) for s, e in chain) for chain in chains], crowded
+    return [tuple(QuotePiece(norm.origin(s), norm.origin_end(e)) for s, e in chain) for chain in chains], crowded
 
 
 def _needed(pieces: Sequence[str], stored: Sequence[str]) -> tuple[str, ...]:
@@ -272,6 +346,8 @@ def _needed(pieces: Sequence[str], stored: Sequence[str]) -> tuple[str, ...]:
     every = frozenset(KINDS)
 
     def present(kind: str, text: str) -> bool:
+        if kind == COMPOSITION:
+            return not unicodedata.is_normalized("NFC", text)
         return bool(_RUNS.search(text)) if kind == WHITESPACE else any(c in text for c in NORMALISATIONS[kind])
 
     return tuple(kind for kind in KINDS

@@ -1,39 +1,94 @@
 """The rule registry: one rule = code, symbol, family, effect, docstring, and good/bad cases.
 
 Rules register here through :func:`rule` (pylint style). A rule is a small function of one atomic
-claim and one piece of evidence that returns ``None`` when it does not apply (skip), ``""`` when it
-passes, or a detail string when it fails. The registry turns that into a :class:`Finding`.
-Each rule carries good and bad cases (claim text, evidence text, evidence metadata); a meta-test runs
-every case through the real pipeline, so a rule without cases, or with cases it gets wrong, fails CI.
+claim and one piece of evidence that returns a :class:`RuleResult`: :data:`SKIP` when it does not
+apply, :data:`PASS` when it passes, :func:`fail` with a message when it fails (:func:`failures` for a
+list of problems, which passes when the list is empty). The registry turns that into a :class:`Finding`
+carrying the rule's effect. Each rule carries good and bad cases (claim text, evidence text, evidence
+metadata); a meta-test runs every case through the real pipeline, so a rule without cases, or with
+cases it gets wrong, fails CI.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from graphcite.models.reports import Outcome, Relation
 
 if TYPE_CHECKING:
     from graphcite.models import AtomicClaim
     from graphcite.verify.evidence import Evidence
 
-__all__ = ["RULES", "RULES_VERSION", "Case", "Finding", "Rule", "get_rule", "rule"]
+__all__ = ["PASS", "RULES", "RULES_VERSION", "SKIP", "Case", "Finding", "Outcome", "Rule", "RuleResult", "fail",
+           "failures", "get_rule", "note", "rule"]
 
 RULES_VERSION = "2026.11.1"
 
 
 @dataclass(frozen=True, slots=True)
+class RuleResult:
+    """What a rule's check concluded, before the registry adds the rule's code and effect: an outcome
+    and, for a failure or a note, the message that says why."""
+
+    outcome: Outcome
+    message: str = ""
+
+
+#: the check passed: the evidence says what the rule asks of it
+PASS = RuleResult(Outcome.PASS)
+#: the rule does not apply to this claim and evidence
+SKIP = RuleResult(Outcome.SKIP)
+
+
+def fail(message: str) -> RuleResult:
+    """A failure with the message a reader sees ("claim says '14 days', evidence says '30 days'")."""
+    if not message:
+        raise ValueError("a failing rule must say why")
+    return RuleResult(Outcome.FAIL, message)
+
+
+def note(message: str) -> RuleResult:
+    """Something worth reporting that has no effect on the verdict."""
+    return RuleResult(Outcome.NOTE, message)
+
+
+def failures(problems: Iterable[str]) -> RuleResult:
+    """:data:`PASS` when there are no problems, else a failure listing them (joined by "; ")."""
+    message = "; ".join(problems)
+    return RuleResult(Outcome.FAIL, message) if message else PASS
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
-    """What one rule concluded about one citation of one claim."""
+    """What one rule concluded about one citation of one claim.
+
+    ``effect`` is the relation a failure forces (contradicts, contextualizes, insufficient, mentions);
+    a pass, a note or a skip has none. ``contribution`` is what a soft finding adds to the calibrated
+    decision, in log-odds (the support finding GC201 and the notes; a veto has none). Plain strings
+    are accepted and typed on the way in, so callers outside the rules (the integrity checks) say the
+    same thing the same way.
+    """
 
     code: str
     rule: str
-    outcome: str  # pass | fail | skip
+    outcome: Outcome
     detail: str = ""
-    effect: str | None = None  # the relation a failure forces: contradicts, contextualizes, insufficient
+    effect: Relation | None = None
+    contribution: float | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.outcome) is not Outcome:
+            object.__setattr__(self, "outcome", Outcome(self.outcome))
+        if self.effect is not None and type(self.effect) is not Relation:
+            object.__setattr__(self, "effect", Relation(self.effect))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "rule": self.rule, "outcome": self.outcome, "detail": self.detail}
+        out: dict[str, Any] = {"code": self.code, "rule": self.rule, "outcome": self.outcome, "detail": self.detail}
+        if self.contribution is not None:
+            out["contribution"] = self.contribution
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +100,7 @@ class Case:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-CheckFn = Callable[["AtomicClaim", "Evidence"], "str | None"]
+CheckFn = Callable[["AtomicClaim", "Evidence"], RuleResult]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +110,7 @@ class Rule:
     code: str
     symbol: str
     family: str
-    effect: str
+    effect: Relation
     check: CheckFn
     good: tuple[Case, ...]
     bad: tuple[Case, ...]
@@ -65,12 +120,13 @@ class Rule:
         return (self.check.__doc__ or "").strip()
 
     def run(self, claim: AtomicClaim, evidence: Evidence) -> Finding:
-        detail = self.check(claim, evidence)
-        if detail is None:
-            return Finding(self.code, self.symbol, "skip")
-        if detail == "":
-            return Finding(self.code, self.symbol, "pass")
-        return Finding(self.code, self.symbol, "fail", detail, self.effect)
+        result = self.check(claim, evidence)
+        outcome = result.outcome
+        if outcome is Outcome.FAIL:
+            return Finding(self.code, self.symbol, outcome, result.message, self.effect)
+        if outcome is Outcome.SKIP:
+            return Finding(self.code, self.symbol, outcome)
+        return Finding(self.code, self.symbol, outcome, result.message)
 
 
 RULES: dict[str, Rule] = {}
@@ -89,7 +145,7 @@ def rule(code: str, symbol: str, *, family: str, effect: str,
             raise ValueError(f"rule code {code} registered twice")
         if not fn.__doc__:
             raise ValueError(f"rule {code} needs a docstring saying why it matters")
-        RULES[code] = Rule(code, symbol, family, effect, fn,
+        RULES[code] = Rule(code, symbol, family, Relation(effect), fn,
                            tuple(as_case(c) for c in good), tuple(as_case(c) for c in bad))
         return fn
 

@@ -29,7 +29,7 @@ def test_unmarked_sentences_cite_nothing_and_ids_can_be_mapped() -> None:
 
 
 @pytest.mark.parametrize(("data", "where", "cause"), [
-    ({"output": "A [1].", "docs": [{"text": "t"}]}, "docs[0].title", "needs a 'title'"),
+    ({"output": "A [1].", "docs": [{"text": "  "}]}, "docs[0].title", "needs a 'title'"),
     ({"output": "A [1].", "docs": [{"title": "  "}]}, "docs[0].title", "non-empty"),
     ({"output": 3, "docs": []}, "output", "expected a string"),
     ({"data": [{"output": "A.", "docs": []}, {"output": "B."}]}, "data", "2 items"),

@@ -251,7 +251,7 @@ def test_canonical_dicts_round_trip_even_with_defective_citations(name: str) -> 
     answer = load_answer(EXAMPLES / f"{name}.json")
     broken = type(answer)(answer.answer_id, answer.question, (*answer.claims, type(answer.claims[0])(
         "A claim whose citation points nowhere.", (CitationRef(defect="marker [9] has no retrieved document"),))),
-        answer.format)
+        answer.format, passages=answer.passages)
     again = load_answer(answer_to_dict(broken), format="native")
     assert again.claims == broken.claims
     assert again.claims[-1].citations[0].defect == "marker [9] has no retrieved document"

@@ -33,10 +33,18 @@ def test_empty_front_matter_and_closer_at_end_of_file() -> None:
     assert split_front_matter("---\ntitle: T\n---", where="a.md") == ({"title": "T"}, 16)
 
 
-@pytest.mark.parametrize("text", ["# No front matter\n", "----\ntitle: x\n---\n", "--- x\n---\n",
-                                  "---\ntitle: never closed\n", "text\n---\na: 1\n---\n", ""])
+@pytest.mark.parametrize("text", ["# No front matter\n", "--- x\n---\n", "---\n\nA thematic break first.\n",
+                                  "text\n---\na: 1\n---\n", ""])
 def test_text_without_front_matter(text: str) -> None:
     assert split_front_matter(text, where="a.md") == ({}, 0)
+
+
+@pytest.mark.parametrize(("text", "said"), [("----\ntitle: x\n---\n", "'----'"),
+                                            ("---\ntitle: never closed\n", "no closing")])
+def test_metadata_that_is_not_front_matter_is_refused(text: str, said: str) -> None:
+    # issue 23 item 2: such a block used to become body text (and its visibility line public)
+    with pytest.raises(IngestError, match=said):
+        split_front_matter(text, where="a.md")
 
 
 def test_bad_yaml_names_the_file_line() -> None:
@@ -140,7 +148,7 @@ def test_effective_accepts_dates(value: object) -> None:
 @pytest.mark.parametrize(("key", "value", "allowed"), [
     ("status", "maybe", "current, superseded, historical, proposal, rejected, forbidden, draft"),
     ("visibility", "secret", "public, restricted"),
-    ("kind", "memo", "decision, incident"),
+    ("kind", ["memo"], "decision, incident"),
     ("effective", "March 2024", "ISO date"),
     ("effective", 20240301, "ISO date"),
     ("supersedes", {"a": 1}, "source key"),

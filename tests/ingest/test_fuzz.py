@@ -8,6 +8,7 @@ with exact offsets. A CLI run checks the same at the level of the DuckDB file's 
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import subprocess
 import sys
@@ -24,9 +25,13 @@ from graphcite.ingest import ingest
 from graphcite.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
+SCALE = max(1, int(os.environ.get("GRAPHCITE_FUZZ_SCALE", "1")))  # e.g. 10 for a long local run
 
 KEYS = ["title", "status", "effective", "visibility", "Visibility", "kind", "supersedes", "superseded_by",
-        "derived_from", "notes", "1", "'1'", "<<", "owner"]
+        "derived_from", "notes", "1", "'1'", "<<", "owner", "visibilty", "access", "titel"]
+#: fences as written, right and wrong (issue 23 item 2: a wrong one must never leave a document public)
+OPENINGS = ["---", "---", "---", "----", "+++", "\n---", " ---"]
+CLOSINGS = ["---", "---", "...", "----", "+++", ""]
 HOSTILE_VALUES = [
     "2024-02-30", "2024-13-45", "0000-01-01", "2024-01-01 25:00:00", "2024-01-01T10:00:00+99:00",
     "2024-03-01", "&a [*a]", "*nowhere", '"\\ud800"', '"\\udfff x"', "9" * 5000, "-" + "1" * 30,
@@ -67,10 +72,12 @@ def documents(draw: st.DrawFn) -> tuple[str, bytes, bytes | None]:
     """(file name, file bytes, sidecar bytes or None)."""
     suffix = draw(st.sampled_from([".md", ".txt", ".html", ".py"]))
     text = draw(BODY)
-    if suffix == ".md" and draw(st.booleans()):
+    if suffix in {".md", ".txt"} and draw(st.booleans()):
         newline = draw(st.sampled_from(["\n", "\r\n"]))
         block = draw(yaml_blocks()).replace("\n", newline)
-        text = f"---{newline}{block}{newline}---{newline}{text}"
+        opening = draw(st.sampled_from(OPENINGS)) if suffix == ".md" else "---"
+        closing = draw(st.sampled_from(CLOSINGS))
+        text = f"{opening}{newline}{block}{newline}{closing}{newline}{text}"
     if suffix == ".py" and draw(st.booleans()):
         text = f'"""{text.replace(chr(34), "")}"""\nLIMIT = 3\n'
     data = text.encode("utf-8")
@@ -100,7 +107,7 @@ def fuzz_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
         yield opened
 
 
-@settings(max_examples=150, deadline=None, database=None,
+@settings(max_examples=150 * SCALE, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(documents())
 def test_fuzzed_documents_are_stored_exactly_or_refused_cleanly(fuzz_store: Store,
@@ -129,6 +136,10 @@ def test_fuzzed_documents_are_stored_exactly_or_refused_cleanly(fuzz_store: Stor
     units = fuzz_store.rows('SELECT start, "end", text FROM evidence_unit WHERE revision_id = ?',
                             [revision["revision_id"]])
     assert all(revision["text"][u["start"]:u["end"]] == u["text"] for u in units)
+    visibility = fuzz_store.scalar("SELECT visibility FROM source_revision WHERE revision_id = ?",
+                                   [revision["revision_id"]])
+    if visibility == "public":  # a failed declaration must not have become public body text
+        assert not any(re.search(r"(?im)^\W*(visib|access)\w*\s*[:=]", u["text"]) for u in units), units
 
 
 def test_refused_cli_ingest_leaves_the_store_file_byte_for_byte_unchanged(tmp_path: Path) -> None:
@@ -141,7 +152,7 @@ def test_refused_cli_ingest_leaves_the_store_file_byte_for_byte_unchanged(tmp_pa
     (bad / "fine.md").write_text("# Fine\n\nNothing wrong here.\n", encoding="utf-8")
     (bad / "laughs.md").write_text(f"---\n{laughs(9)}\n---\n# Lol\n", encoding="utf-8")
     before = db.read_bytes()
-    done = subprocess.run([sys.executable, "-m", "graphcite", "ingest", str(bad), "--db", str(db)],
+    done = subprocess.run([sys.executable, "-m", "graphcite", "ingest", str(bad), "--db", str(db), "--strict"],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
@@ -149,3 +160,10 @@ def test_refused_cli_ingest_leaves_the_store_file_byte_for_byte_unchanged(tmp_pa
     assert "Traceback" not in done.stderr
     assert db.read_bytes() == before
     assert not Path(str(db) + ".wal").exists()
+    # without --strict the rest is ingested and the bad file is one line (issue 23 item 13)
+    done = subprocess.run([sys.executable, "-m", "graphcite", "ingest", str(bad), "--db", str(db), "--json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and "laughs.md" in lines[0]
+    assert '"fine.md"' in done.stdout

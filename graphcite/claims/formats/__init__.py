@@ -13,6 +13,12 @@ module here, a JSON Schema in ``schema/answer-NAME.schema.json`` and an example 
 ``langchain``            a retrieval chain's answer and documents (:mod:`.retrieval`)
 ``llamaindex``           a Response with ``source_nodes`` (:mod:`.retrieval`)
 ``alce``                 ALCE ``output`` with ``docs`` (:mod:`.alce`)
+``ragas``                a RAG evaluation sample: question, answer, ``contexts`` (:mod:`.ragas`)
+
+Each format is one module that registers its reader with :func:`.registry.answer_format`; this package
+imports every module in it, so a new format is one module and one registration. Formats whose
+documents carry their text (LangChain, LlamaIndex, ALCE, RAGAS, a native citation's ``passage``) read
+it as passages the claims are verified against (:mod:`.passages`).
 
 Citations that name only a file, a URL, a document or a chunk (most producers) carry no span:
 verification locates the evidence in the cited source. Producers' offsets are converted to code
@@ -33,15 +39,14 @@ JSON); :func:`load_answer_text` reads text explicitly, as ``--text`` and ``-`` (
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+import pkgutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from graphcite.claims.formats.alce import load_alce, load_alce_run, looks_like_alce
-from graphcite.claims.formats.anthropic import load_anthropic
-from graphcite.claims.formats.cohere import load_cohere, looks_like_cohere
+from graphcite.claims.formats.alce import load_alce_run
 from graphcite.claims.formats.common import (
     DEFAULT_LIMITS,
     MAX_OFFSET,
@@ -52,21 +57,18 @@ from graphcite.claims.formats.common import (
     answer_to_dict,
     check_documents,
     check_text,
-    finish,
     json_type,
     parse_json,
     read_answer_file,
 )
-from graphcite.claims.formats.gemini import load_gemini, looks_like_gemini
-from graphcite.claims.formats.native import CAIRN_FIELDS, load_native
-from graphcite.claims.formats.openai import load_openai, looks_like_openai
-from graphcite.claims.formats.retrieval import (
-    load_langchain,
-    load_llamaindex,
-    looks_like_langchain,
-    looks_like_llamaindex,
+from graphcite.claims.formats.registry import (
+    FormatInfo,
+    TextReader,
+    answer_format,
+    detection_order,
+    formats,
+    get_format,
 )
-from graphcite.claims.markers import parse_markers
 from graphcite.errors import AnswerFormatError, make_error
 from graphcite.models import InputAnswer
 
@@ -79,6 +81,7 @@ __all__ = [
     "SPACY_MAX_LENGTH",
     "AnswerLimits",
     "FormatInfo",
+    "answer_format",
     "answer_to_dict",
     "detect_format",
     "list_formats",
@@ -91,57 +94,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class FormatInfo:
-    """One accepted answer format: what it is, what it reads, its offset unit, its example and schema."""
+for _module in pkgutil.iter_modules(__path__):  # every format module registers itself on import
+    importlib.import_module(f"{__name__}.{_module.name}")
 
-    name: str
-    title: str
-    reads: str
-    offsets: str
-    example: str
-    schema: str
-
-
-FORMAT_INFO: tuple[FormatInfo, ...] = (
-    FormatInfo("native", "graphcite native", "claims[].text with citations {source|chunk_id, start, end, quote, "
-               "page}; a citation without offsets or quote is located", "code points", "native.json",
-               "answer-native.schema.json"),
-    FormatInfo("cairn", "Cairn verifier output", "native plus supported/support_score per claim (ignored)",
-               "code points", "cairn.json", "answer-native.schema.json"),
-    FormatInfo("anthropic", "Anthropic Messages API", "content[] text blocks with citations (char, page, "
-               "content-block, search-result locations)", "code points", "anthropic.json",
-               "answer-anthropic.schema.json"),
-    FormatInfo("markers", "plain text with markers", "one claim per sentence; [n] into a Passages: list, "
-               "[key:start-end] inline", "code points", "markers.txt", ""),
-    FormatInfo("openai", "OpenAI Responses / Chat Completions", "output[].content[] output_text with "
-               "file_citation (index) and url_citation (start_index, end_index) annotations; claim = sentence",
-               "code points", "openai.json", "answer-openai.schema.json"),
-    FormatInfo("gemini", "Gemini groundingMetadata", "groundingSupports[].segment with groundingChunkIndices "
-               "into groundingChunks[] (web, retrievedContext)", "UTF-8 bytes", "gemini.json",
-               "answer-gemini.schema.json"),
-    FormatInfo("cohere", "Cohere chat v2", "message.citations[] {start, end, text, sources[]} over "
-               "message.content[].text", "code points (bytes/UTF-16 tried when the text disagrees)",
-               "cohere.json", "answer-cohere.schema.json"),
-    FormatInfo("langchain", "LangChain retrieval chain", "answer + context[] documents (page_content, "
-               "metadata.source); [n] marks documents, none marked = all", "-", "langchain.json",
-               "answer-langchain.schema.json"),
-    FormatInfo("llamaindex", "LlamaIndex Response", "response + source_nodes[] (text, metadata, "
-               "start_char_idx, score); [n] marks nodes, none marked = all", "-", "llamaindex.json",
-               "answer-llamaindex.schema.json"),
-    FormatInfo("alce", "ALCE output", "output with [1][2] markers + docs[] {title, text}; a run file "
-               "{data: [...]} via load_answers", "-", "alce.json", "answer-alce.schema.json"),
-)
+FORMAT_INFO: tuple[FormatInfo, ...] = tuple(f.info for f in formats())
 FORMATS: tuple[str, ...] = tuple(f.name for f in FORMAT_INFO)
 
 # the repository's schema/ folder (examples and schemas are not part of the wheel)
 SCHEMA_DIR = Path(__file__).resolve().parents[3] / "schema"
-
-_READERS: dict[str, Callable[[Any, ReadOptions], InputAnswer]] = {
-    "anthropic": load_anthropic, "openai": load_openai, "gemini": load_gemini, "cohere": load_cohere,
-    "langchain": load_langchain, "llamaindex": load_llamaindex, "alce": load_alce,
-}
-
 
 # --------------------------------------------------------------------------------------------
 # Entry points
@@ -270,20 +230,9 @@ def detect_format(data: Any) -> str:
             where="$",
             fix=f"an answer is an object with 'claims' (native) or a producer's response; formats: {', '.join(FORMATS)}",
         )
-    if "claims" in data:
-        claims = data["claims"]
-        if isinstance(claims, list) and any(
-            isinstance(claim, Mapping) and not CAIRN_FIELDS.isdisjoint(claim) for claim in claims
-        ):
-            return "cairn"
-        return "native"
-    if data.get("type") == "message" or isinstance(data.get("content"), list):
-        return "anthropic"
-    for name, looks in (("openai", looks_like_openai), ("gemini", looks_like_gemini), ("cohere", looks_like_cohere),
-                        ("llamaindex", looks_like_llamaindex), ("alce", looks_like_alce),
-                        ("langchain", looks_like_langchain)):
-        if looks(data):
-            return name
+    for fmt in detection_order():
+        if fmt.detect is not None and fmt.detect(data):
+            return fmt.info.name
     raise AnswerFormatError(f"unknown answer format: {_hint(data)}", where="$",
                             fix=f"accepted formats: {', '.join(FORMATS)}; see `graphcite formats`")
 
@@ -332,30 +281,28 @@ def _options(format: str | None, documents: list[str] | None, limits: AnswerLimi
 def _load_text(text: str, format: str | None, options: ReadOptions) -> InputAnswer:
     stripped = text.lstrip("\ufeff \t\r\n")
     looks_json = stripped.startswith(("{", "["))
-    if format == "markers" or (format is None and not looks_json):
+    chosen = get_format(format) if format is not None else None
+    if (chosen is not None and chosen.read_text is not None) or (format is None and not looks_json):
         if not stripped:
             raise make_error("E208", where="$")
-        check_text(text, "$")
-        limits = options.limits
-        parsed = parse_markers(text, options.documents, max_claim_chars=min(limits.max_claim_chars or SPACY_MAX_LENGTH,
-                                                                            SPACY_MAX_LENGTH))
-        limits.check_claims(len(parsed.claims), where="$")
-        claims = parsed.claims
-        if options.source_map:
-            claims = tuple(replace(c, citations=tuple(replace(r, source=options.source_for(r.source))
-                                                      if r.source else r for r in c.citations)) for c in claims)
-        return finish(parsed.answer_id, parsed.question, claims, "markers", options.documents or [])
+        reader = chosen.read_text if chosen is not None and chosen.read_text is not None else _markers()
+        return reader(text, options)
     return _load_data(parse_json(text), format, options)
 
 
+def _markers() -> TextReader:
+    """The reader of text that is not JSON (the markers format)."""
+    fmt = get_format("markers")
+    assert fmt is not None and fmt.read_text is not None
+    return fmt.read_text
+
+
 def _load_data(data: Any, format: str | None, options: ReadOptions) -> InputAnswer:
-    if format == "markers":
+    fmt = get_format(format or detect_format(data))
+    assert fmt is not None  # _options refused an unknown name
+    if fmt.read is None:
         raise AnswerFormatError(
-            "format 'markers' expects plain text, got JSON data", where="--format",
+            f"format {fmt.info.name!r} expects plain text, got JSON data", where="--format",
             fix="omit --format or choose a JSON format",
         )
-    chosen = format or detect_format(data)
-    reader = _READERS.get(chosen)
-    if reader is None:
-        return load_native(data, chosen, options)
-    return reader(data, options)
+    return fmt.read(data, options)

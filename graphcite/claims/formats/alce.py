@@ -8,7 +8,8 @@ works only when it holds a single item.
 Claims are the sentences of ``output``; a sentence cites the documents it marks (an unmarked sentence
 cites nothing, as ALCE scores it). A document maps to a source through the source map (by title or id)
 or by its title (a source whose title it is); the evidence is then located in that source. The
-item's ``id`` (or ``sample_id``, ``question_id``) becomes the answer id.
+item's ``id`` (or ``sample_id``, ``question_id``) becomes the answer id. A doc's ``text`` is the passage
+the claim is verified against (:mod:`.passages`); a doc with text and no title cites its passage alone.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphcite.claims.formats.common import ReadOptions, array, finish, mapping, string
+from graphcite.claims.formats.passages import PassageList
+from graphcite.claims.formats.registry import FormatInfo, answer_format
 from graphcite.claims.formats.text import marked_claims
 from graphcite.errors import AnswerFormatError
 from graphcite.models import CitationRef, InputAnswer
@@ -30,6 +33,9 @@ def looks_like_alce(data: Mapping[str, Any]) -> bool:
     return "docs" in data or (isinstance(data.get("data"), list) and "claims" not in data)
 
 
+@answer_format(FormatInfo("alce", "ALCE output", "output with [1][2] markers + docs[] {title, text}; "
+                          "text is the passage verified; a run file {data: [...]} via load_answers", "-", "alce.json",
+                          "answer-alce.schema.json"), order=100, detect=looks_like_alce)
 def load_alce(data: Any, options: ReadOptions) -> InputAnswer:
     """Read one ALCE item, or a run file holding exactly one; see the module docstring."""
     top = mapping(data, "$")
@@ -57,23 +63,28 @@ def _item(raw: Any, where: str, options: ReadOptions) -> InputAnswer:
         if field not in item:
             raise AnswerFormatError(f"looks like an ALCE output, but '{field}' is missing", where=prefix + field)
     text = string(item["output"], prefix + "output", non_empty=False) or ""
-    refs = [_document(doc, f"{prefix}docs[{i}]", options) for i, doc in enumerate(array(item["docs"], prefix + "docs"))]
+    passages = PassageList()
+    refs = [_document(doc, f"{prefix}docs[{i}]", options, passages)
+            for i, doc in enumerate(array(item["docs"], prefix + "docs"))]
     claims = marked_claims(text, refs, options.limits, prefix + "output", all_when_unmarked=False)
     answer_id = next((str(item[k]) for k in _ID_KEYS if isinstance(item.get(k), str | int)
                       and not isinstance(item.get(k), bool) and str(item[k]).strip()), None)
     question = string(item.get("question"), prefix + "question", optional=True, non_empty=False)
-    return finish(answer_id, question, tuple(claims), "alce", [])
+    return finish(answer_id, question, tuple(claims), "alce", [], passages.as_tuple())
 
 
-def _document(raw: Any, where: str, options: ReadOptions) -> CitationRef:
+def _document(raw: Any, where: str, options: ReadOptions, passages: PassageList) -> CitationRef:
     doc = mapping(raw, where)
-    if "title" not in doc and "id" not in doc:
+    text = string(doc.get("text"), f"{where}.text", optional=True, non_empty=False)
+    has_text = bool(text and text.strip())
+    if "title" not in doc and "id" not in doc and not has_text:
         raise AnswerFormatError("an ALCE document needs a 'title' (or an 'id' in the source map)",
                                 where=f"{where}.title")
-    title = string(doc.get("title"), f"{where}.title", optional=True)
+    title = string(doc.get("title"), f"{where}.title", optional=True, non_empty=False)
     doc_id = doc.get("id")
     source = options.source_for(title, str(doc_id) if isinstance(doc_id, str | int) and not isinstance(
         doc_id, bool) else None)
-    if source is None:
+    index = passages.add(text, f"{where}.text", name=source, title=title)
+    if source is None and index is None:
         raise AnswerFormatError("an ALCE document needs a non-empty 'title'", where=f"{where}.title")
-    return CitationRef(source=source)
+    return passages.cite(CitationRef(source=source) if source else None, index)

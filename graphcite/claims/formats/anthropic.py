@@ -32,12 +32,20 @@ from graphcite.claims.formats.common import (
     span,
     string,
 )
+from graphcite.claims.formats.registry import FormatInfo, answer_format
 from graphcite.errors import AnswerFormatError
 from graphcite.models import CitationRef, InputAnswer, InputClaim
 
-__all__ = ["load_anthropic"]
+__all__ = ["load_anthropic", "looks_like_anthropic"]
 
 
+def looks_like_anthropic(data: Mapping[str, Any]) -> bool:
+    return data.get("type") == "message" or isinstance(data.get("content"), list)
+
+
+@answer_format(FormatInfo("anthropic", "Anthropic Messages API", "content[] text blocks with citations (char, page, "
+                          "content-block, search-result locations)", "code points", "anthropic.json",
+                          "answer-anthropic.schema.json"), order=30, detect=looks_like_anthropic)
 def load_anthropic(data: Any, options: ReadOptions) -> InputAnswer:
     """Read a Messages API response; see the module docstring."""
     documents, limits = options.documents, options.limits

@@ -33,6 +33,7 @@ from graphcite.claims.formats.common import (
     span,
     string,
 )
+from graphcite.claims.formats.registry import FormatInfo, answer_format
 from graphcite.claims.formats.text import Offsets, Pinned, document_names, sentence_claims
 from graphcite.errors import AnswerFormatError
 from graphcite.models import CitationRef, InputAnswer, InputClaim
@@ -48,6 +49,9 @@ def looks_like_cohere(data: Mapping[str, Any]) -> bool:
     return isinstance(message, Mapping) and ("citations" in message or "content" in message)
 
 
+@answer_format(FormatInfo("cohere", "Cohere chat v2", "message.citations[] {start, end, text, sources[]} "
+                          "over message.content[].text", "code points (bytes/UTF-16 tried when the text disagrees)",
+                          "cohere.json", "answer-cohere.schema.json"), order=70, detect=looks_like_cohere)
 def load_cohere(data: Any, options: ReadOptions) -> InputAnswer:
     """Read a Cohere chat v2 response; see the module docstring."""
     top = mapping(data, "$")

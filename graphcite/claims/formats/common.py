@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from graphcite.errors import AnswerFormatError, make_error
-from graphcite.models import CitationRef, InputAnswer, InputClaim
+from graphcite.models import CitationRef, InputAnswer, InputClaim, Passage
 
 __all__ = [
     "CITATION_FIELDS",
@@ -32,6 +32,7 @@ __all__ = [
     "ReadOptions",
     "answer_to_dict",
     "array",
+    "asserts_nothing",
     "check_documents",
     "check_keys",
     "check_text",
@@ -47,6 +48,7 @@ __all__ = [
     "read_answer_file",
     "short",
     "span",
+    "split_not_claims",
     "string",
 ]
 
@@ -183,6 +185,12 @@ def answer_to_dict(answer: InputAnswer) -> dict[str, Any]:
     if answer.documents:
         out["documents"] = list(answer.documents)
     out["claims"] = [claim_to_dict(claim) for claim in answer.claims]
+    if answer.not_claims:
+        out["not_claims"] = list(answer.not_claims)
+    if answer.passages:
+        from graphcite.claims.formats.passages import passage_to_dict
+
+        out["passages"] = [passage_to_dict(p) for p in answer.passages]
     return out
 
 
@@ -324,19 +332,23 @@ def check_documents(value: Any, where: str) -> list[str]:
 
 
 def finish(
-    answer_id: str | None, question: str | None, claims: tuple[InputClaim, ...], format: str, docs: list[str]
+    answer_id: str | None, question: str | None, claims: tuple[InputClaim, ...], format: str, docs: list[str],
+    passages: tuple[Passage, ...] = (), not_claims: tuple[str, ...] = (),
 ) -> InputAnswer:
-    # each citation learns the text of its claim: a citation without a span is located for it
+    """The InputAnswer a reader returns: each citation learns its claim's text (a citation without a
+    span is located for it), sentences that assert nothing move to ``not_claims``
+    (:func:`split_not_claims`; not in native answers, whose producer declared each claim), and an answer without an id gets one from a hash of its content."""
+    if format not in _DECLARED_CLAIMS:
+        claims, not_claims = split_not_claims(claims, not_claims)
     claims = tuple(replace(c, citations=tuple(replace(r, claim=c.text) for r in c.citations)) if c.citations else c
                    for c in claims)
     answer = InputAnswer(answer_id=answer_id or "", question=question, claims=claims, format=format,
-                         documents=tuple(docs))
+                         documents=tuple(docs), passages=tuple(passages), not_claims=not_claims)
     if not answer_id:
         content = answer_to_dict(answer)
         del content["answer_id"]
         digest = hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode("utf-8"))
-        answer = InputAnswer(answer_id="a-" + digest.hexdigest()[:12], question=question, claims=claims,
-                             format=format, documents=tuple(docs))
+        answer = replace(answer, answer_id="a-" + digest.hexdigest()[:12])
     return answer
 
 
@@ -349,7 +361,8 @@ def claim_to_dict(claim: InputClaim) -> dict[str, Any]:
     return out
 
 
-CITATION_FIELDS = ("source", "revision", "chunk_id", "start", "end", "quote", "role", "page", "page_end", "defect")
+CITATION_FIELDS = ("source", "revision", "chunk_id", "start", "end", "quote", "role", "page", "page_end", "defect",
+                   "passage")
 
 
 def citation_to_dict(citation: CitationRef) -> dict[str, Any]:
@@ -364,3 +377,39 @@ def is_sentence(text: str) -> bool:
     return bool(re.search(r"\w[^\w\s]*[.!?]", text)) and len(_WORD.findall(text, 0, 10_000)) >= 3
 
 
+
+
+_DECLARED_CLAIMS = frozenset({"native", "cairn"})
+# a sentence without one of these words (or a question mark) is not read for being a non-assertion: the
+# check parses the sentence, and most sentences of an answer are plainly about the world
+_SPEAKER = re.compile(r"\b(?:i|i'm|i've|we|you|your|here|here's|let|hope|glad|happy)\b", re.IGNORECASE)
+
+
+def asserts_nothing(text: str) -> bool:
+    """Whether a sentence of an answer asserts nothing a source could support: a question back, or the
+    speaker talking about the answer ("Here is what I found.", "I hope this helps.")."""
+    stripped = text.strip()
+    if stripped.endswith("?"):
+        return True
+    if not _SPEAKER.search(stripped):
+        return False
+    from graphcite.language.frames import asserts_something
+
+    return not asserts_something(stripped)
+
+
+def split_not_claims(claims: tuple[InputClaim, ...], known: tuple[str, ...] = ()
+                     ) -> tuple[tuple[InputClaim, ...], tuple[str, ...]]:
+    """(claims, sentences that assert nothing): a claim that is another's premise stays a claim, and
+    premises are renumbered so they still point at the same claims."""
+    premises = {p for c in claims for p in c.premises}
+    dropped = {i for i, c in enumerate(claims) if i not in premises and asserts_nothing(c.text)}
+    if not dropped:
+        return claims, tuple(known)
+    new_index = {}
+    for i in range(len(claims)):
+        if i not in dropped:
+            new_index[i] = len(new_index)
+    kept = tuple(replace(c, premises=tuple(new_index[p] for p in c.premises)) if c.premises else c
+                 for i, c in enumerate(claims) if i not in dropped)
+    return kept, (*known, *(claims[i].text for i in sorted(dropped)))

@@ -35,6 +35,7 @@ from graphcite.claims.formats.common import (
     short,
     string,
 )
+from graphcite.claims.formats.registry import FormatInfo, answer_format
 from graphcite.claims.formats.text import Offsets, Pinned, sentence_claims
 from graphcite.errors import AnswerFormatError
 from graphcite.models import CitationRef, InputAnswer, InputClaim
@@ -56,6 +57,9 @@ def looks_like_gemini(data: Mapping[str, Any]) -> bool:
     return "candidates" in data or _get(data, "groundingMetadata") is not None
 
 
+@answer_format(FormatInfo("gemini", "Gemini groundingMetadata", "groundingSupports[].segment with "
+                          "groundingChunkIndices into groundingChunks[] (web, retrievedContext)", "UTF-8 bytes",
+                          "gemini.json", "answer-gemini.schema.json"), order=60, detect=looks_like_gemini)
 def load_gemini(data: Any, options: ReadOptions) -> InputAnswer:
     """Read a Gemini response; see the module docstring."""
     top = mapping(data, "$")

@@ -1,16 +1,22 @@
 """The native answer format (and cairn, native plus verifier output fields that are read and ignored).
 
-``{"answer_id"?, "question"?, "documents"?, "claims": [CLAIM, ...]}`` where CLAIM is ``{"text",
+``{"answer_id"?, "question"?, "documents"?, "claims": [CLAIM, ...], "passages"?: [PASSAGE, ...]}`` where CLAIM is ``{"text",
 "citations"?: [CITATION, ...], "type"?, "premises"?: [claim index, ...]}`` and CITATION is either
 ``{"source": KEY, "revision"?, "start"?, "end"?, "quote"?, "role"?, "page"?, "page_end"?}`` (offsets
 into the source document) or ``{"chunk_id": UNIT_ID, "start"?, "end"?, "quote"?, "role"?}`` (offsets
 into the evidence unit). A citation with neither offsets nor a quote names only its source (or unit,
 or pages): verification locates the evidence for the claim in it. ``page_end`` is the last page,
 inclusive. A missing ``answer_id`` is derived from a hash of the content (``"a-"`` + 12 hex).
+
+A citation may carry the passage it rests on: ``"passage": "the text"`` inline, or ``"passage": N``,
+an index into ``passages`` (``{"text", "name"?, "url"?, "title"?, "start_index"?}``). The claim is then
+verified against that text (see :mod:`.passages`); ``source`` is optional there and names the document
+the passage came from.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from graphcite.claims.formats.common import (
@@ -29,18 +35,45 @@ from graphcite.claims.formats.common import (
     span,
     string,
 )
+from graphcite.claims.formats.passages import PassageList, passage_from_dict
+from graphcite.claims.formats.registry import FormatInfo, answer_format
 from graphcite.errors import AnswerFormatError
 from graphcite.models import CLAIM_TYPES, CitationRef, InputAnswer, InputClaim
 
-__all__ = ["CAIRN_FIELDS", "load_native"]
+__all__ = ["CAIRN_FIELDS", "load_native", "looks_like_cairn", "looks_like_native", "read_cairn", "read_native"]
 
 CAIRN_FIELDS = frozenset({"supported", "support_score"})
 _CLAIM_KEYS = frozenset({"text", "citations", "type", "premises", "id", *CAIRN_FIELDS})
 # each kind also tolerates the other kind's key set to null; "defect" is written by answer_to_dict
 _SOURCE_CITATION_KEYS = frozenset({"source", "revision", "start", "end", "quote", "role", "page", "page_end",
-                                   "chunk_id", "defect"})
+                                   "chunk_id", "defect", "passage", "start_index"})
 _CHUNK_CITATION_KEYS = frozenset({"chunk_id", "start", "end", "quote", "role", "page", "page_end", "source",
-                                  "defect"})
+                                  "defect", "passage"})
+
+
+def looks_like_cairn(data: Mapping[str, Any]) -> bool:
+    claims = data.get("claims")
+    return isinstance(claims, list) and any(isinstance(c, Mapping) and not CAIRN_FIELDS.isdisjoint(c) for c in claims)
+
+
+def looks_like_native(data: Mapping[str, Any]) -> bool:
+    return "claims" in data
+
+
+@answer_format(FormatInfo("native", "graphcite native", "claims[].text with citations {source|chunk_id, start, end, "
+                          "quote, page, passage}; a citation without offsets or quote is located", "code points",
+                          "native.json", "answer-native.schema.json"), order=10, detect=looks_like_native)
+def read_native(data: Any, options: ReadOptions) -> InputAnswer:
+    """Read a native answer."""
+    return load_native(data, "native", options)
+
+
+@answer_format(FormatInfo("cairn", "Cairn verifier output", "native plus supported/support_score per claim (ignored)",
+                          "code points", "cairn.json", "answer-native.schema.json"), order=20, detect=looks_like_cairn,
+               detect_order=5)
+def read_cairn(data: Any, options: ReadOptions) -> InputAnswer:
+    """Read Cairn verifier output (native claims with fields that are read and ignored)."""
+    return load_native(data, "cairn", options)
 
 
 def load_native(data: Any, format: str, options: ReadOptions) -> InputAnswer:
@@ -56,12 +89,22 @@ def load_native(data: Any, format: str, options: ReadOptions) -> InputAnswer:
     docs = documents if documents is not None else (
         check_documents(top["documents"], "documents") if top.get("documents") is not None else []
     )
-    claims = tuple(_native_claim(raw, i, len(raw_claims), options) for i, raw in enumerate(raw_claims))
+    passages = PassageList()
+    for i, raw in enumerate(optional_array(top.get("passages"), "passages")):
+        passage = passage_from_dict(raw, f"passages[{i}]")
+        passages.add(passage.text, f"passages[{i}]", name=passage.name, url=passage.url, title=passage.title,
+                     start_index=passage.start_index)
+    declared = len(passages)
+    claims = tuple(_native_claim(raw, i, len(raw_claims), options, passages, declared)
+                   for i, raw in enumerate(raw_claims))
     answer_id = string(top.get("answer_id"), "answer_id", optional=True)
-    return finish(answer_id, question, claims, format, docs)
+    not_claims = tuple(string(t, f"not_claims[{i}]") or "" for i, t in enumerate(
+        optional_array(top.get("not_claims"), "not_claims")))
+    return finish(answer_id, question, claims, format, docs, passages.as_tuple(), not_claims)
 
 
-def _native_claim(raw: Any, i: int, count: int, options: ReadOptions) -> InputClaim:
+def _native_claim(raw: Any, i: int, count: int, options: ReadOptions, passages: PassageList,
+                  declared: int) -> InputClaim:
     limits = options.limits
     where = f"claims[{i}]"
     obj = mapping(raw, where)
@@ -71,7 +114,7 @@ def _native_claim(raw: Any, i: int, count: int, options: ReadOptions) -> InputCl
     text = (string(obj["text"], f"{where}.text") or "").strip()
     limits.check_claim_text(text, f"{where}.text")
     citations = tuple(
-        _native_citation(c, f"{where}.citations[{j}]", options)
+        _native_citation(c, f"{where}.citations[{j}]", options, passages, declared)
         for j, c in enumerate(optional_array(obj.get("citations"), f"{where}.citations"))
     )
     claim_type = string(obj.get("type"), f"{where}.type", optional=True)
@@ -96,8 +139,12 @@ def _native_claim(raw: Any, i: int, count: int, options: ReadOptions) -> InputCl
     return InputClaim(text=text, citations=citations, claim_type=claim_type, premises=tuple(premises))
 
 
-def _native_citation(raw: Any, where: str, options: ReadOptions) -> CitationRef:
+def _native_citation(raw: Any, where: str, options: ReadOptions, passages: PassageList,
+                     declared: int) -> CitationRef:
     obj = mapping(raw, where)
+    index: int | None = None
+    if obj.get("passage") is not None:
+        obj, index = _passage_of(obj, where, passages, declared)
     has_source, has_chunk = obj.get("source") is not None, obj.get("chunk_id") is not None
     if not has_source and not has_chunk and isinstance(obj.get("defect"), str) and obj["defect"].strip():
         # written by answer_to_dict for a citation another format could not tie to a source
@@ -130,6 +177,32 @@ def _native_citation(raw: Any, where: str, options: ReadOptions) -> CitationRef:
         page_end=page_end,
         defect=join_defects(string(obj.get("defect"), f"{where}.defect", optional=True), span_defect,
                              page_defect, page_end_defect),
+        passage=index,
     )
+
+
+def _passage_of(obj: Any, where: str, passages: PassageList, declared: int) -> tuple[dict[str, Any], int]:
+    """The citation (its source defaulting to the passage's key) and the index of the passage it carries:
+    inline text (added to the answer's passages) or a 0-based index into ``passages``."""
+    value = obj["passage"]
+    name = string(obj.get("source"), f"{where}.source", optional=True)
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value < declared:
+            raise AnswerFormatError(f"passage {value} is not one of the answer's {declared} passages",
+                                    where=f"{where}.passage",
+                                    fix="'passage' is inline text or a 0-based index into 'passages'")
+        index = value
+    else:
+        text = string(value, f"{where}.passage") or ""
+        added = passages.add(text, f"{where}.passage", name=name, start_index=obj.get("start_index"))
+        if added is None:
+            raise AnswerFormatError("a citation's passage text is empty", where=f"{where}.passage",
+                                    fix="give the passage's text, or leave 'passage' out")
+        index = added
+    out = {k: v for k, v in obj.items() if k not in ("passage", "start_index")}
+    if out.get("source") is None and out.get("chunk_id") is None:
+        out["source"] = passages.passages[index].key
+    return out, index
+
 
 

@@ -37,6 +37,7 @@ from graphcite.claims.formats.common import (
     span,
     string,
 )
+from graphcite.claims.formats.registry import FormatInfo, answer_format
 from graphcite.claims.formats.text import Pinned, sentence_claims
 from graphcite.errors import AnswerFormatError
 from graphcite.models import CitationRef, InputAnswer, InputClaim
@@ -53,6 +54,10 @@ def looks_like_openai(data: Mapping[str, Any]) -> bool:
         isinstance(data.get("choices"), list) and "claims" not in data)
 
 
+@answer_format(FormatInfo("openai", "OpenAI Responses / Chat Completions", "output[].content[] output_text "
+                          "with file_citation (index) and url_citation (start_index, end_index) annotations; claim = "
+                          "sentence", "code points", "openai.json", "answer-openai.schema.json"), order=50,
+               detect=looks_like_openai)
 def load_openai(data: Any, options: ReadOptions) -> InputAnswer:
     """Read a Responses API or Chat Completions response; see the module docstring."""
     top = mapping(data, "$")

@@ -16,6 +16,11 @@ located in that source. A document maps to a source through the source map (by `
 ``file_path``, ``url``, ``file_name``, ``title`` or id), or by its ``source`` / ``file_path`` (a path
 whose ending is a source key, a file name, or a front-matter ``url:``). Pages: ``page_label`` when it
 is a number, else LangChain's 0-based ``page`` plus one.
+
+A document's text (``page_content``, a node's ``text``) is the passage the claim rests on: the claim is
+verified against it (:mod:`.passages`), or against its span in the stored document it came from
+(``start_index`` / ``start_char_idx`` tell where). A document with no name and only text cites its
+passage alone.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphcite.claims.formats.common import ReadOptions, array, finish, mapping, string
+from graphcite.claims.formats.passages import PassageList
+from graphcite.claims.formats.registry import FormatInfo, answer_format
 from graphcite.claims.formats.text import document_names, first_int, marked_claims
 from graphcite.errors import AnswerFormatError
 from graphcite.models import CitationRef, InputAnswer
@@ -48,6 +55,10 @@ def _first(top: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
     return next((k for k in keys if k in top), None)
 
 
+@answer_format(FormatInfo("langchain", "LangChain retrieval chain", "answer + context[] documents "
+                          "(page_content, metadata.source, start_index); [n] marks documents, none marked = all; "
+                          "page_content is the passage verified", "-", "langchain.json",
+                          "answer-langchain.schema.json"), order=80, detect=looks_like_langchain, detect_order=110)
 def load_langchain(data: Any, options: ReadOptions) -> InputAnswer:
     """Read a LangChain retrieval-chain result; see the module docstring."""
     top = mapping(data, "$")
@@ -60,24 +71,32 @@ def load_langchain(data: Any, options: ReadOptions) -> InputAnswer:
                                 "list of retrieved documents", where="context",
                                 fix="keep the retrieved documents in the output (return_source_documents=True)")
     text = string(top[answer_key], answer_key, non_empty=False) or ""
-    refs = [_langchain_document(raw, f"{docs_key}[{i}]", options)
+    passages = PassageList()
+    refs = [_langchain_document(raw, f"{docs_key}[{i}]", options, passages)
             for i, raw in enumerate(array(top[docs_key], docs_key))]
     claims = marked_claims(text, refs, options.limits, answer_key, all_when_unmarked=True)
     question_key = _first(top, _QUESTION_KEYS)
     question = string(top[question_key], question_key, non_empty=False) if question_key else None
-    return finish(string(top.get("answer_id"), "answer_id", optional=True), question, tuple(claims), "langchain", [])
+    return finish(string(top.get("answer_id"), "answer_id", optional=True), question, tuple(claims), "langchain", [],
+                  passages.as_tuple())
 
 
-def _langchain_document(raw: Any, where: str, options: ReadOptions) -> CitationRef:
+def _langchain_document(raw: Any, where: str, options: ReadOptions, passages: PassageList) -> CitationRef:
     document = mapping(raw, where)
     if document.get("lc") is not None and isinstance(document.get("kwargs"), Mapping):
         document, where = document["kwargs"], f"{where}.kwargs"
     if "page_content" not in document and "metadata" not in document:
         raise AnswerFormatError("a retrieved document needs 'page_content' and 'metadata'", where=where)
     metadata = mapping(document.get("metadata") or {}, f"{where}.metadata")
-    return _reference(metadata, where, options, document.get("id"), zero_based_page=True)
+    content = string(document.get("page_content"), f"{where}.page_content", optional=True, non_empty=False)
+    return _reference(metadata, where, options, document.get("id"), zero_based_page=True, passages=passages,
+                      text=content, start_index=metadata.get("start_index"))
 
 
+@answer_format(FormatInfo("llamaindex", "LlamaIndex Response", "response + source_nodes[] (text, "
+                          "metadata, start_char_idx, score); [n] marks nodes, none marked = all; text is the passage "
+                          "verified", "-", "llamaindex.json", "answer-llamaindex.schema.json"), order=90,
+               detect=looks_like_llamaindex)
 def load_llamaindex(data: Any, options: ReadOptions) -> InputAnswer:
     """Read a LlamaIndex response with its source nodes; see the module docstring."""
     top = mapping(data, "$")
@@ -87,6 +106,7 @@ def load_llamaindex(data: Any, options: ReadOptions) -> InputAnswer:
         raise AnswerFormatError("looks like a LlamaIndex response, but 'source_nodes' is missing",
                                 where="source_nodes", fix="dump the whole Response, with its source nodes")
     text = string(top["response"], "response", non_empty=False) or ""
+    passages = PassageList()
     refs = []
     for i, raw in enumerate(array(top["source_nodes"], "source_nodes")):
         where = f"source_nodes[{i}]"
@@ -97,17 +117,24 @@ def load_llamaindex(data: Any, options: ReadOptions) -> InputAnswer:
             raise AnswerFormatError("a source node needs 'text' and 'metadata'", where=where)
         metadata = mapping(node.get("metadata") or {}, f"{where}.metadata")
         node_id = next((node[k] for k in ("id_", "node_id", "id") if isinstance(node.get(k), str)), None)
-        refs.append(_reference(metadata, where, options, node_id, zero_based_page=False))
+        content = string(node.get("text"), f"{where}.text", optional=True, non_empty=False)
+        refs.append(_reference(metadata, where, options, node_id, zero_based_page=False, passages=passages,
+                               text=content, start_index=node.get("start_char_idx")))
     claims = marked_claims(text, refs, options.limits, "response", all_when_unmarked=True)
     question_key = _first(top, _QUESTION_KEYS)
     question = string(top[question_key], question_key, non_empty=False) if question_key else None
     return finish(string(top.get("answer_id"), "answer_id", optional=True), question, tuple(claims), "llamaindex",
-                  [])
+                  [], passages.as_tuple())
 
 
 def _reference(metadata: Mapping[str, Any], where: str, options: ReadOptions, document_id: Any, *,
-               zero_based_page: bool) -> CitationRef:
-    source = options.source_for(*document_names(metadata, document_id))
+               zero_based_page: bool, passages: PassageList, text: str | None, start_index: Any) -> CitationRef:
+    names = document_names(metadata, document_id)
+    source = options.source_for(*names)
+    index = passages.add(text, where, name=source, url=_text(metadata.get("url")),
+                         title=_text(metadata.get("title")), start_index=start_index)
+    if source is None and index is not None:
+        return passages.cite(None, index)
     if source is None:
         raise AnswerFormatError("a retrieved document has no 'source', 'file_path', 'url', 'title' or id to map "
                                 "to a source", where=f"{where}.metadata",
@@ -117,4 +144,9 @@ def _reference(metadata: Mapping[str, Any], where: str, options: ReadOptions, do
         page = first_int([metadata.get("page")])
         if page is not None and zero_based_page:
             page += 1
-    return CitationRef(source=source, page=page if page is not None and page >= 1 else None)
+    ref = CitationRef(source=source, page=page if page is not None and page >= 1 else None)
+    return passages.cite(ref, index) if index is not None else ref
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None

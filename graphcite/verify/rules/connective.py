@@ -7,7 +7,7 @@ import re
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import LINK_FAMILIES, Evidence, link_family
 from graphcite.verify.lexical import lexical_score
-from graphcite.verify.registry import rule
+from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, rule
 
 __all__: list[str] = []
 
@@ -26,26 +26,26 @@ def _split(text: str, pattern: re.Pattern[str]) -> tuple[str, str] | None:
       bad=[("Queue lag rose because the indexer stalled.", "Queue lag rose and the indexer stalled."),
            ("Logs take less space because the relay makes fewer retries.",
             "Logs take less space because they are kept for a shorter time.")])
-def unsupported_link(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def unsupported_link(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """Evidence for each side of a causal, temporal or comparative link is not evidence for the link.
 
     One source shows lag, another shows duplicates; neither shows that one caused the other. The
     evidence must itself state a link of the same family, joining the same two sides.
     """
     if not claim.connective:
-        return None
+        return SKIP
     family = link_family(claim.connective) or "causal"
     pattern = LINK_FAMILIES.get(family, LINK_FAMILIES["causal"])
     sides = _split(evidence.quote, pattern)
     if sides is None:
-        return f"no {family} link in the evidence for {claim.connective!r}"
+        return fail(f"no {family} link in the evidence for {claim.connective!r}")
     mine = _split(claim.text, re.compile(rf"\b{re.escape(claim.connective)}\b", re.I)) or _split(claim.text, pattern)
     if mine is None:
-        return ""
+        return PASS
     left, right = mine
     ev_left, ev_right = sides
     straight = min(lexical_score(left, ev_left or ev_right), lexical_score(right, ev_right or ev_left))
     crossed = min(lexical_score(left, ev_right or ev_left), lexical_score(right, ev_left or ev_right))
     if max(straight, crossed) >= SIDE_OVERLAP or not left.strip() or not right.strip():
-        return ""
-    return f"the evidence links other things with {family} wording; it does not join these two"
+        return PASS
+    return fail(f"the evidence links other things with {family} wording; it does not join these two")

@@ -10,14 +10,15 @@ from graphcite.language.words import STOPWORDS, Word, word_list, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence, clause_for
 from graphcite.verify.lexical import support_terms
-from graphcite.verify.registry import rule
+from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
+from graphcite.verify.rules.aligned import aligned_part
 from graphcite.verify.rules.common import same_predicate, word_lemmas
 from graphcite.verify.rules.slots import alignment_for
 
 _LIGHT = frozenset({"not", "no", "never", "do", "does", "did", "be", "is", "are", "was", "were", "have", "has",
                     "had", "use", "used", "make", "get", "can", "could", "may", "must", "should", "will"})
 
-__all__ = ["claim_negation", "states_predicate"]
+__all__ = ["claim_negation", "evidence_negation", "states_predicate"]
 
 # the first auxiliary of a sentence directly negated: "Arctic land does not store ...", "June was not ..."
 _MAIN_NEGATION = re.compile(r"^[^,;:]*?\b(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|"
@@ -46,6 +47,9 @@ def claim_negation(claim: AtomicClaim) -> str | None:
     return (found.group(1) or found.group(2)).lower().replace("\u2019", "'") if found else None
 
 
+_ELLIPTICAL = re.compile(r"\b(?:it|this|that|they|he|she)\s+(?:does|do|did|is|are|was|were|has|have|had|can|will)"
+                         r"\s*(?:not|n't)\s*[.!]?\s*$", re.I)
+
 # a reporting verb's "that" clause: "they tell us that ...", "scientists say that ..."
 _REPORTED = re.compile(r"^(?:(?:us|them|me|you|him|her)\s+)?that\s+(?P<clause>[^,;:]+)", re.I)
 
@@ -64,6 +68,23 @@ def _reported_negation(claim: AtomicClaim) -> str | None:
         return None
     negated = _MAIN_NEGATION.match(clause[first.start():])
     return (negated.group(1) or negated.group(2)).lower().replace("\u2019", "'") if negated else None
+
+
+def evidence_negation(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """The negation cue of the evidence clause the claim part is about, read by the claim's own reader.
+
+    The quote is decomposed as claims are (:mod:`graphcite.verify.rules.aligned`); the part sharing most
+    of the claim's words gives the polarity, so a "not" in another clause of the quote never reaches the
+    claim, and a claim that copies a clause of its quote reads exactly as that clause. A table row keeps
+    its cell reading (a no/off cell in a column the claim names); a quote the reader finds no part in
+    falls back to the clause with most shared terms.
+    """
+    if evidence.block_type == "table_row" or _ELLIPTICAL.search(evidence.quote):
+        return evidence.negation_for(claim.text, claim.predicate)  # "..., and it does not": the clause before
+    part = aligned_part(claim, evidence.quote)
+    if part is None or part.predicate is None:  # no part, or one the reader found no verb in
+        return evidence.negation_for(claim.text, claim.predicate)
+    return claim_negation(part)
 
 
 def states_predicate(claim: AtomicClaim, evidence: Evidence) -> bool:
@@ -86,27 +107,27 @@ def states_predicate(claim: AtomicClaim, evidence: Evidence) -> bool:
             ("The pump stops after 40 seconds without flow.", "After 40 seconds without flow the pump stops.")],
       bad=[("The relay retries expired webhooks.", "The relay does not retry expired webhooks."),
            ("Exports are not encrypted at rest.", "Exports are encrypted at rest with per-tenant keys.")])
-def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A passage that says the opposite is evidence against the claim, however many words it shares.
 
     Lexical overlap is blind to "not": "retries" and "does not retry" share every content word.
     Negation inside a condition ("unless it is not idempotent") does not count.
     """
     if claim.connective:
-        return None  # a link claim's sides are checked as their own parts
-    theirs = evidence.negation_for(claim.text, claim.predicate)
+        return SKIP  # a link claim's sides are checked as their own parts
+    theirs = evidence_negation(claim, evidence)
     mine = claim_negation(claim)
     if bool(mine) == bool(theirs):
-        return ""
+        return PASS
     if theirs and _says_too(theirs, claim.text):
-        return ""  # the claim carries the same negative word ("... without flow"): same polarity
+        return PASS  # the claim carries the same negative word ("... without flow"): same polarity
     if not states_predicate(claim, evidence):
-        return None  # the evidence is silent on the predicate: the negative-claim rule decides
+        return SKIP  # the evidence is silent on the predicate: the negative-claim rule decides
     if mine and evidence.kind in {"contract", "registry", "manifest"}:
-        return None  # a scope-defining source: the negative-claim rule decides
+        return SKIP  # a scope-defining source: the negative-claim rule decides
     if mine:
-        return f"claim is negated ({mine!r}), evidence is not"
-    return f"evidence is negated ({theirs!r}), claim is not"
+        return fail(f"claim is negated ({mine!r}), evidence is not")
+    return fail(f"evidence is negated ({theirs!r}), claim is not")
 
 
 def _says_too(cue: str, text: str) -> bool:
@@ -122,7 +143,7 @@ def _says_too(cue: str, text: str) -> bool:
             "Since the new pier opened, rising prices have pushed shops out of the harbour district."),
            ("The reading room is quiet in the morning.",
             "Noisy groups of students fill the tables of the reading room every morning.")])
-def opposite_instead(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def opposite_instead(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A claim word the evidence lacks while it has the word's opposite is not left unsaid: the
     passage says the other thing.
 
@@ -135,10 +156,10 @@ def opposite_instead(claim: AtomicClaim, evidence: Evidence) -> str | None:
     ... as rents rose") passes.
     """
     if claim.connective:
-        return None  # a link claim's sides are checked as their own parts
+        return SKIP  # a link claim's sides are checked as their own parts
     slots = {s.text: s for s in alignment_for(claim, evidence).slots if s.kind == "word"}
     if not slots:
-        return None
+        return SKIP
     claim_words, evidence_words = words_of(claim.text), words_of(evidence.quote)
     written = {form for w in evidence_words for form in (w.lower, w.lemma)}
     own = {form for w in claim_words for form in (w.lower, w.lemma)}
@@ -159,7 +180,7 @@ def opposite_instead(claim: AtomicClaim, evidence: Evidence) -> str | None:
                     and not _describes_another(claim_words, at, evidence_words, opposite, named):
                 problems.append(f"claim says {word.lower!r}, the evidence never does and says {opposite!r}")
                 break
-    return "; ".join(problems)
+    return failures(problems)
 
 
 def _describes_another(claim_words: tuple[Word, ...], at: int, evidence_words: tuple[Word, ...],

@@ -8,12 +8,13 @@ from dataclasses import replace
 from graphcite.ingest.terms import STOPWORDS
 from graphcite.language import lexicon
 from graphcite.language.domain import active
+from graphcite.language.frames import Measurement, measurement_at, names_a_statistic, table_measurement
 from graphcite.language.nlp import lemma
 from graphcite.language.values import to_base, values_agree
 from graphcite.language.words import _data
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
-from graphcite.verify.registry import rule
+from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
 from graphcite.verify.rules.common import is_year, locate, word_lemmas
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
@@ -214,12 +215,92 @@ def _describe(v: ExtractedValue) -> str:
     return f"{v.surface!r}" + (f" ({v.counted_noun})" if v.counted_noun else "")
 
 
+def _measure(text: str, value: ExtractedValue, evidence: Evidence | None = None) -> Measurement | None:
+    """What ``value`` measures in ``text`` (a table row: its column and row), or None when the text
+    names no statistic or period at all (nothing to tell two measurements of one thing apart)."""
+    span = locate(text, value)
+    if span is None:
+        return None
+    if evidence is not None and evidence.block_type == "table_row" and evidence.table_headers:
+        if not names_a_statistic(" ".join(evidence.table_headers)):
+            return None
+        return table_measurement(text, evidence.table_headers, *span)
+    if not names_a_statistic(text):
+        return None
+    return measurement_at(text, *span)
+
+
+def _evidence_text(evidence: Evidence) -> str:
+    return evidence.quote if any(_keep(v) for v in evidence.values) else evidence.context
+
+
+def _conflict(mine: Measurement | None, theirs: Measurement | None, key: str) -> bool:
+    a, b = (getattr(mine, key) if mine else None), (getattr(theirs, key) if theirs else None)
+    return bool(a and b and a != b)
+
+
+def same_measurement(claim: AtomicClaim, value: ExtractedValue, evidence: Evidence,
+                     candidates: list[ExtractedValue]) -> list[ExtractedValue]:
+    """The evidence values that measure what the claim's value measures, by statistic and period.
+
+    "p99 latency is 40 ms" is compared with the p99 figure, never with the p95 one beside it; "the daily
+    limit is 400 mg" with the figure per day, not the one per dose. A claim that names a statistic keeps
+    the candidates of that statistic and those that name none, and drops those of another statistic.
+    """
+    mine = _measure(claim.text, value)
+    if mine is None or not candidates:
+        return candidates
+    text = _evidence_text(evidence)
+    measured = [(e, _measure(text, e, evidence)) for e in candidates]
+    for key in ("statistic", "per"):
+        wanted = getattr(mine, key)
+        if not wanted:
+            continue
+        measured = [(e, m) for e, m in measured if not _conflict(mine, m, key)]
+    return [e for e, _m in measured]
+
+
+@rule("GC308", "statistic-mismatch", family="quantity", effect="insufficient",
+      good=[("The p99 latency of search is 85 ms.", "Search latency is 40 ms at p95 and 85 ms at p99."),
+            ("Adults may take 400 mg a day.", "Adults may take up to 400 mg a day (200 mg per dose).")],
+      bad=[("The p99 latency of search is 40 ms.", "The p95 latency of search is 40 ms."),
+           ("The fee is the lower of £20 or 3% of the order.", "The fee is the greater of £20 or 3% of the order."),
+           ("Adults may take 200 mg a day.", "Adults may take up to 400 mg a day (200 mg per dose).")])
+def statistic_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
+    """A number stated of another statistic, selector or period is not the claim's number.
+
+    "p99 is 40 ms" against a passage whose 40 ms is the p95: the digits and the unit match, so every
+    value check passes, but the evidence says nothing of the p99. The same for "the lower of" against
+    "the greater of" and a figure per dose given as the figure per day. The statistic (p50 ... p99,
+    mean, max, min, total), the selector and the period a value is counted per are read from the frame
+    of the clause around it (a table cell: from its column header).
+    """
+    problems = []
+    text = _evidence_text(evidence)
+    for value in claim_values(claim):
+        mine = _measure(claim.text, value)
+        if mine is None or not (mine.statistic or mine.per):
+            continue
+        agreeing = [e for e in evidence_values(evidence) if comparable(value, e) and _agree(value, e)]
+        if not agreeing:
+            continue
+        theirs = [_measure(text, e, evidence) for e in agreeing]
+        for key, noun in (("statistic", "the"), ("per", "per")):
+            wanted = getattr(mine, key)
+            if not wanted or any(m is not None and getattr(m, key) == wanted for m in theirs):
+                continue
+            other = next((getattr(m, key) for m in theirs if m is not None and getattr(m, key)), None)
+            if other:
+                problems.append(f"the evidence gives {value.surface!r} {noun} {other}, not {noun} {wanted}")
+    return failures(problems)
+
+
 @rule("GC301", "value-mismatch", family="quantity", effect="contradicts",
       good=[("Refund requests are accepted for 14 days.", "Refund requests are accepted for two weeks."),
             ("The request timeout is 1500 ms.", "The request timeout is 1.5 s.")],
       bad=[("Refund requests are accepted for 14 days.", "Refund requests are accepted for 30 days."),
            ("The error budget is 1.25% of requests.", "The error budget is 12.5% of requests.")])
-def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A number that disagrees after unit conversion contradicts the claim.
 
     Fourteen days against thirty days is the failure that matters most: the words around the number
@@ -229,18 +310,19 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     mine = claim_values(claim)
     theirs = evidence_values(evidence)
     if not mine or not theirs:
-        return None
+        return SKIP
     problems = []
     for value in mine:
         same_thing = [e for e in theirs if comparable(value, e) and not _nouns_clash(value, e)
                       and _related(value.measured, e.measured) and not _roles_differ(value, e)]
         if not same_thing:  # the classic unit slip: the same digits in another unit ("15 s" for "15 min")
             same_thing = [e for e in theirs if comparable(value, e) and _digits(e) == _digits(value)]
+        same_thing = same_measurement(claim, value, evidence, same_thing)
         if not same_thing or any(_holds(value, e, claim.text) for e in same_thing):
             continue
         problems.append(f"claim says {_describe(value)}, evidence says "
                         + ", ".join(_describe(e) for e in same_thing[:3]))
-    return "; ".join(problems)
+    return failures(problems)
 
 
 @rule("GC302", "counted-noun-mismatch", family="quantity", effect="insufficient",
@@ -248,7 +330,7 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
             ("The worker makes four attempts in total.", "The worker sends the first try plus three retries."),
             ("Two people are fixing the fence.", "Two men are fixing the fence by the road.")],
       bad=[("The worker makes three retries.", "The worker makes three attempts before giving up.")])
-def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """The same number counting a different thing does not support the claim.
 
     Three attempts are two retries; three status queries are not three deliveries. A count is only
@@ -257,7 +339,7 @@ def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     mine = [v for v in claim_values(claim) if v.counted_noun and v.kind == "count"]
     theirs = [v for v in evidence_values(evidence) if v.kind == "count"]
     if not mine or not theirs:
-        return None
+        return SKIP
     text = evidence.quote if evidence.values else evidence.context
     problems = []
     for value in mine:
@@ -271,13 +353,13 @@ def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
             continue
         problems.append(f"claim counts {value.counted_noun!r}, evidence counts "
                         + ", ".join(repr(e.counted_noun or "something else") for e in same_number))
-    return "; ".join(problems)
+    return failures(problems)
 
 
 @rule("GC303", "measured-mismatch", family="quantity", effect="insufficient",
       good=[("The outage caused 9 minutes of impact.", "The outage caused 9 minutes of impact for shippers.")],
       bad=[("The outage caused 6 hours of impact.", "The team spent 6 hours of investigation on the outage.")])
-def measured_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def measured_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A duration or amount of a different measured thing is not evidence for this one.
 
     Minutes of customer impact and hours of investigation share a dimension and often a sentence;
@@ -286,7 +368,7 @@ def measured_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     mine = [v for v in claim_values(claim) if v.measured]
     theirs = [v for v in evidence_values(evidence) if v.measured]
     if not mine or not theirs:
-        return None
+        return SKIP
     evidence_words = word_lemmas(" ".join([evidence.quote, evidence.context, *evidence.heading_path,
                                            *evidence.table_headers]))
     claim_words = word_lemmas(claim.text)
@@ -299,7 +381,7 @@ def measured_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
             continue
         problems.append(f"claim measures {value.measured!r}, evidence measures "
                         + ", ".join(repr(e.measured) for e in same))
-    return "; ".join(problems)
+    return failures(problems)
 
 
 def _related(a: str | None, b: str | None) -> bool:
@@ -320,7 +402,7 @@ def _mentions(measured: str | None, words: frozenset[str]) -> bool:
 @rule("GC304", "limit-vs-observed", family="quantity", effect="insufficient",
       good=[("Checkout latency must stay at most 200 ms.", "Checkout latency is capped at a maximum of 200 ms.")],
       bad=[("The p99 latency was 200 ms during the incident.", "The latency limit is a maximum of 200 ms.")])
-def limit_vs_observed(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def limit_vs_observed(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A limit is not an observation: "at most 200 ms" says nothing about what was measured.
 
     A configured maximum and a measured value share number and unit; treating one as the other turns
@@ -329,7 +411,7 @@ def limit_vs_observed(claim: AtomicClaim, evidence: Evidence) -> str | None:
     pairs = [(c, e) for c in claim_values(claim) for e in evidence_values(evidence)
              if comparable(c, e) and values_agree(c, e)]
     if not pairs:
-        return None
+        return SKIP
     qualified = bool(_LIMIT_CUES.search(claim.text)) or claim.modality in {"must", "should", "must-not", "may"}
     problems = []
     for mine, theirs in pairs:
@@ -340,7 +422,7 @@ def limit_vs_observed(claim: AtomicClaim, evidence: Evidence) -> str | None:
                 theirs.role in {"limit", "target"} or (theirs.bound in {"max", "min"} and mine.bound == "exact")):
             what = theirs.role or f"{theirs.bound} bound"
             problems.append(f"evidence {theirs.surface!r} is a {what}; the claim states it as a plain value")
-    return "; ".join(problems)
+    return failures(problems)
 
 
 _LIMIT_CUES = re.compile(r"\b(at most|at least|up to|no more than|no less than|within|under|below|above|maximum|max|"
@@ -351,7 +433,7 @@ _LIMIT_CUES = re.compile(r"\b(at most|at least|up to|no more than|no less than|w
 @rule("GC305", "version-vs-revision", family="quantity", effect="insufficient",
       good=[("The adapter implements version 2 of the contract.", "Carrier adapters implement version 2 of the contract.")],
       bad=[("The adapter implements version 4 of the contract.", "This is revision 4 of the carrier contract.")])
-def version_vs_revision(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def version_vs_revision(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A version of a contract is not a revision of a document, even with the same number.
 
     "Version 2" names an interface generation; "revision 2" names an edit of a page. Matching the
@@ -359,11 +441,11 @@ def version_vs_revision(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     mine = [v for v in claim_values(claim) if v.kind in {"version", "revision"}]
     if not mine:
-        return None
+        return SKIP
     theirs = [v for v in evidence_values(evidence) if v.kind in {"version", "revision"}]
     problems = [f"claim {v.surface!r} is a {v.kind}, evidence {e.surface!r} is a {e.kind}"
                 for v in mine for e in theirs if e.kind != v.kind and e.magnitude == v.magnitude]
-    return "; ".join(problems)
+    return failures(problems)
 
 
 _ITEM_OPENERS = frozenset({"a", "an", "one", "another"})
@@ -417,7 +499,7 @@ def _counted_out(value: ExtractedValue, evidence_text: str) -> bool:
             ("Two people are sitting on the bench.", "A man and a woman are sitting on the bench.")],
       bad=[("The relay retries five times.", "The relay retries failed webhooks with exponential backoff."),
            ("Three people are sitting on the bench.", "A man and a woman are sitting on the bench.")])
-def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A claim's number must be stated by the evidence, not only its topic.
 
     A passage about retries without a count cannot support "retries five times", and a row holding
@@ -426,16 +508,23 @@ def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     mine = [v for v in claim_values(claim) if v.surface.lower() not in _ARTICLE_ONES]
     if not mine:
-        return None
+        return SKIP
     theirs = evidence_values(evidence)
     envelope = evidence.envelope
     missing = [v for v in mine if not any(comparable(v, e) and _holds(v, e, claim.text) for e in theirs)
                and not (_digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope))
+               and not (v.magnitude is None and _said(v.surface, envelope))
                and not _counted_out(v, evidence.quote)]
-    return "; ".join(f"no value in the evidence states {_describe(v)}" for v in missing)
+    return failures(f"no value in the evidence states {_describe(v)}" for v in missing)
 
 
-_CLAUSE = re.compile(r"(?:[^;.!?]|[.](?=\S))+")
+def _said(surface: str, text: str) -> bool:
+    """A vague amount ("several minutes", "a few days") written in the same words in ``text``."""
+    return re.search(rf"(?<![\w]){re.escape(' '.join(surface.lower().split()))}(?![\w])",
+                     " ".join(text.lower().split())) is not None
+
+
+_CLAUSE = re.compile(r"(?:[^;.!?\n]|[.](?=\S))+")
 
 
 @rule("GC307", "values-split-across-clauses", family="quantity", effect="insufficient",
@@ -443,7 +532,7 @@ _CLAUSE = re.compile(r"(?:[^;.!?]|[.](?=\S))+")
              "Version 2 of the contract was agreed in 2023; it replaced version 1.")],
       bad=[("Version 2 of the contract was agreed in 2022.",
             "Version 1, agreed in 2022, allowed one retry; version 2 removed it.")])
-def values_split_across_clauses(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def values_split_across_clauses(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """Two values the claim binds together must be bound together in the evidence.
 
     "Version 2 was agreed in 2022" against "Version 1, agreed in 2022, ...; version 2 removed it": both
@@ -451,19 +540,22 @@ def values_split_across_clauses(claim: AtomicClaim, evidence: Evidence) -> str |
     values must share one clause (a sentence, or a part between semicolons) of the quote.
     """
     mine = [v for v in claim.values if v.surface.lower() not in _ARTICLE_ONES and _digits(v)]
-    if len(mine) < 2:
-        return None
+    own = [(m.start(), m.end()) for m in _CLAUSE.finditer(claim.text)]
+    placed = {next((i for i, (a, b) in enumerate(own) if a <= span[0] < b), -1)
+              for v in mine if (span := locate(claim.text, v)) is not None}
+    if len(mine) < 2 or len(placed) > 1:
+        return SKIP  # the claim states them in clauses of its own: it binds nothing together
     clauses = [(m.start(), m.end()) for m in _CLAUSE.finditer(evidence.quote)]
     if len(clauses) < 2:
-        return None
+        return SKIP
     spans_per_value = []
     for value in mine:
         spans = [locate(evidence.quote, e) for e in evidence.values if _digits(e) == _digits(value)]
         spans = [s for s in spans if s is not None]
         if not spans:
-            return None  # a value missing altogether is value-not-in-evidence's finding
+            return SKIP  # a value missing altogether is value-not-in-evidence's finding
         spans_per_value.append(spans)
     for start, end in clauses:
         if all(any(start <= s[0] < end for s in spans) for spans in spans_per_value):
-            return ""
-    return "the evidence states " + " and ".join(repr(v.surface) for v in mine) + " in different clauses"
+            return PASS
+    return fail("the evidence states " + " and ".join(repr(v.surface) for v in mine) + " in different clauses")

@@ -9,7 +9,7 @@ from graphcite.language.nlp import lemma
 from graphcite.language.words import STOPWORDS, word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
-from graphcite.verify.registry import rule
+from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, rule
 from graphcite.verify.rules.slots import alignment_for
 
 __all__ = ["head_noun", "passive_doer", "roles_of"]
@@ -130,7 +130,7 @@ def _evidence_roles(quote: str) -> list[tuple[str, str, str]]:
       bad=[("The frog caught the heron.", "At dawn the heron caught the frog."),
            ("The heron was caught by the frog.", "The heron caught the frog at dawn."),
            ("The instrument is playing the boy.", "The boy is playing a cello.")])
-def roles_exchanged(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def roles_exchanged(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """The evidence has the same action with doer and done-to in each other's places.
 
     "The frog caught the heron" shares every word with "the heron caught the frog", so every slot is
@@ -141,18 +141,18 @@ def roles_exchanged(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     mine = roles_of(claim)
     if mine is None:
-        return None
+        return SKIP
     doer, verb, done_to = mine
     theirs = [r for r in _evidence_roles(evidence.quote) if _same_verb(verb, r[1])]
     if not theirs:
-        return None
+        return SKIP
     kept = max((_fit(doer, done_to, d, t) for d, _, t in theirs), default=0)
     for their_doer, their_verb, their_done_to in theirs:
         exchanged = _fit(doer, done_to, their_done_to, their_doer)
         if exchanged > kept:  # the words themselves first: a "bull" is also a kind of "man" in WordNet
-            return (f"the claim has {doer!r} {verb} {done_to!r}; "
+            return fail(f"the claim has {doer!r} {verb} {done_to!r}; "
                     f"the evidence has {their_doer!r} {their_verb} {their_done_to!r}")
-    return ""
+    return PASS
 
 
 def _fit(doer: str, done_to: str, their_doer: str, their_done_to: str) -> int:
@@ -180,7 +180,7 @@ def passive_doer(part: AtomicClaim) -> str | None:
             ("The hedge is being trimmed by a child.", "A boy is trimming the hedge.")],
       bad=[("The letter was signed by the mayor.", "The clerk signed the letter on Friday."),
            ("The hedge is being trimmed by a woman.", "A man is trimming the hedge.")])
-def doer_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def doer_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """Who did it is part of what a passive claim says.
 
     "The letter was signed by the mayor" against "the clerk signed the letter" shares the letter, the
@@ -191,11 +191,11 @@ def doer_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     doer = passive_doer(claim)
     if doer is None:
-        return None
+        return SKIP
     found = alignment_for(claim, evidence)
     slots = [s for s in found.slots if s.text == doer or lemma(s.text.lower()) == doer]
     if not slots:
-        return None  # no slot for it (a pronoun, a light word): nothing to judge
+        return SKIP  # no slot for it (a pronoun, a light word): nothing to judge
     if any(s.status in {"found", "paraphrase"} for s in slots):
-        return ""
-    return f"the claim says it was done by {doer!r}; the evidence does not name {doer!r}"
+        return PASS
+    return fail(f"the claim says it was done by {doer!r}; the evidence does not name {doer!r}")

@@ -6,11 +6,12 @@ import re
 from functools import lru_cache
 
 from graphcite.language.domain import active
+from graphcite.language.frames import aligned_frames
 from graphcite.language.nlp import lemma_lookup
 from graphcite.models import AtomicClaim
-from graphcite.verify.evidence import Evidence
+from graphcite.verify.evidence import Evidence, clause_for, conditions_of
 from graphcite.verify.lexical import support_terms
-from graphcite.verify.registry import rule
+from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
 
 __all__ = ["named_entities"]
 
@@ -52,38 +53,60 @@ def named_entities(text: str, *, initial: bool = False) -> set[str]:
     return found
 
 
+_STRICT = ("only", "unless", "except", "provided")
+_NOT_ONLY = re.compile(r"\bnot\s*$", re.I)  # "not only on queue lag" adds, it does not restrict
+
+
 @rule("GC501", "lost-condition", family="scope", effect="insufficient",
       good=[("The scheduler retries a delivery only after a confirmed timeout.",
-             "The scheduler retries a delivery only after a confirmed timeout.")],
-      bad=[("The scheduler retries a delivery.", "The scheduler retries a delivery only after a confirmed timeout.")])
-def lost_condition(claim: AtomicClaim, evidence: Evidence) -> str | None:
+             "The scheduler retries a delivery only after a confirmed timeout."),
+            ("Tom moved to Paris.", "When he was ten, Tom moved to Paris."),
+            ("Refunds are paid in cash if the receipt is lost.", "If the receipt is lost, refunds are paid in cash.")],
+      bad=[("The scheduler retries a delivery.", "The scheduler retries a delivery only after a confirmed timeout."),
+           ("Members can book rooms for up to 8 hours.", "Members can book rooms for up to 8 hours only on weekdays."),
+           ("Refunds are paid in cash.", "If the receipt is lost, refunds are paid in cash.")])
+def lost_condition(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """Evidence that holds only under a condition does not support the unconditional claim.
 
     "Retries only after a confirmed timeout" becomes "retries" in a careless summary; the finding
-    names the dropped condition so a reviewer can narrow the claim.
+    names the dropped condition so a reviewer can narrow the claim. The conditions are those the parse
+    attaches to the evidence clause the claim is about (an "if" or "unless" clause, a "when" clause
+    that is not a past time, a phrase opened by "only" or "except"), never a condition of another
+    clause of the quote; the claim keeps a condition when it says most of its words.
     """
-    theirs = evidence.conditions
-    if not theirs:
-        return None
+    if evidence.block_type == "table_row" or evidence.is_code:
+        return SKIP
+    _mine, theirs = aligned_frames(claim.text, evidence.quote)
+    if theirs is None:
+        return SKIP
+    # where the parse misses a marked condition of that clause ("only after ...", "unless ..."), the
+    # clause's own marker words still name it
+    marked = tuple(c for c in conditions_of(evidence.quote)
+                   if c.lower().startswith(_STRICT) and not _NOT_ONLY.search(evidence.quote[:evidence.quote.find(c)]))
+    marked += tuple(c for c in conditions_of(clause_for(evidence.quote, claim.text)) if c.lower().startswith("if "))
+    conditions = tuple(dict.fromkeys((*theirs.conditions, *marked)))
+    if not conditions:
+        return PASS
     claim_terms = support_terms(claim.sentence or claim.text)
     lost = []
-    for condition in theirs:
+    for condition in conditions:
         wanted = support_terms(condition)
         if not wanted:
             continue
         missing = wanted - claim_terms
         strict = condition.lower().startswith(("only", "unless", "except", "provided"))
-        if (strict and missing) or len(missing) * 3 > len(wanted):
+        if (strict and missing) or len(missing) * 2 > len(wanted):
             lost.append(condition)
-    return "; ".join(f"evidence holds only {c!r}" for c in lost)
+    return failures(f"the evidence holds only {c!r}, which the claim leaves out" for c in lost)
 
 
 @rule("GC502", "scope-broadened", family="scope", effect="insufficient",
       good=[("All carrier adapters log their requests.", "All carrier adapters log their requests.")],
       bad=[("All carrier adapters log their requests.", "The Pelican adapter logs its requests."),
+           ("Every vendor is paid within 30 days.", "Vendors with a signed contract are paid within 30 days."),
            ("The relay has never had a handler for refunds.",
             "No handler is registered for refunds in release 2024.09.")])
-def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A universal claim needs universal evidence: one adapter's behaviour is not every adapter's.
 
     The same holds in time: "never" or "always" is not shown by a passage about one release or date.
@@ -92,13 +115,38 @@ def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> str | None:
         scoped = [v.surface for v in evidence.values if v.kind in {"version", "revision", "date"}
                   and v.surface.lower() not in claim.text.lower()]
         if scoped:
-            return f"claim speaks of all time, evidence holds for {scoped[0]!r}"
+            return fail(f"claim speaks of all time, evidence holds for {scoped[0]!r}")
+    narrowed = _narrowed_subject(claim, evidence)
+    if narrowed:
+        return fail(narrowed)
     if (claim.quantifier or "").lower() not in _UNIVERSAL or _ANAPHORIC.search(claim.text):
-        return None if not _ALL_TIME.search(claim.text) else ""
+        return SKIP if not _ALL_TIME.search(claim.text) else PASS
     words = set(re.findall(r"[a-z]+", evidence.quote.lower()))
     if words & (_UNIVERSAL | {"always", "whole", "entire"}):
-        return ""
-    return f"claim says {claim.quantifier!r}, evidence does not speak of all cases"
+        return PASS
+    return fail(f"claim says {claim.quantifier!r}, evidence does not speak of all cases")
+
+
+def _narrowed_subject(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """The evidence clause speaks of a restricted part of the claim's class: "every vendor is paid"
+    against "vendors with a signed contract are paid", "only Studio members may ..."."""
+    subject = (claim.subject or "").strip()
+    if evidence.block_type == "table_row" or not subject or _ANAPHORIC.search(claim.text):
+        return None
+    if not (_generic(claim) and (subject.split()[0].lower() in _UNIVERSAL or not _DETERMINED.match(subject))):
+        return None  # the class must be the claim's subject ("every vendor", "vendors"), not an object
+    mine, theirs = aligned_frames(claim.text, evidence.quote)
+    if theirs is None or not theirs.subject or theirs.quantifier in _UNIVERSAL:
+        return None
+    if mine is None or theirs.subject_head != mine.subject_head:
+        return None  # the evidence clause is about something else: the subject rules speak for that
+    claim_terms = support_terms(claim.sentence or claim.text)
+    lost = [r for r in theirs.scope if support_terms(r) - claim_terms]
+    if theirs.subject.lower().startswith("only ") and support_terms(theirs.subject) - claim_terms:
+        lost.append(theirs.subject)
+    if not lost:
+        return None
+    return f"the claim speaks of {claim.subject or 'a whole class'!r}; the evidence only of {theirs.subject!r}"
 
 
 _SET_APART = re.compile(r"\b([a-z]{1,2}) (\d)\b")
@@ -107,7 +155,7 @@ _SET_APART = re.compile(r"\b([a-z]{1,2}) (\d)\b")
 @rule("GC503", "entity-mismatch", family="scope", effect="insufficient",
       good=[("The KX-7 adapter retries twice.", "The KX-7 adapter retries twice.")],
       bad=[("The KX-7 adapter retries twice.", "The KX-9 adapter retries twice.")])
-def entity_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def entity_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """Evidence about another entity or version does not support this one.
 
     Adapter KX-9's behaviour says nothing about KX-7. Names in the claim must appear in the quote,
@@ -115,12 +163,12 @@ def entity_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     mine = named_entities(claim.text)
     if not mine:
-        return None
+        return SKIP
     haystack = " ".join([evidence.quote, evidence.context, *evidence.heading_path, evidence.title or "",
                          evidence.source_key, *(key for key, _ in evidence.superseded_by)]).lower()
     joined = _SET_APART.sub(r"\1\2", haystack)  # "CO 2" as a copied page sets a subscript apart
     missing = sorted(e for e in mine if e.lower() not in haystack and e.lower() not in joined)
-    return "; ".join(f"evidence does not name {e!r}" for e in missing)
+    return failures(f"evidence does not name {e!r}" for e in missing)
 
 
 _DETERMINED = re.compile(r"^\s*(?:the|this|that|these|those|a|an|one|its|their|our|his|her|my|your)\b", re.I)
@@ -151,7 +199,7 @@ def _generic(claim: AtomicClaim) -> bool:
       bad=[("Carrier adapters retry twice.", "For example, the Pelican adapter retries twice."),
            ("All dispatch queues drain within a minute.",
             "For instance, the night queue drains within a minute.")])
-def example_generalised(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def example_generalised(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """An example is one case: stating it of a whole class is a generalisation the source did not make.
 
     A summary that turns "for example, the Pelican adapter retries twice" into "carrier adapters retry
@@ -164,10 +212,10 @@ def example_generalised(claim: AtomicClaim, evidence: Evidence) -> str | None:
     headed = any(_example_marker().search(h) or h.strip().lower() in {"example", "examples"}
                  for h in evidence.heading_path[-1:])
     if marker is None and not headed:
-        return None
+        return SKIP
     if marker is not None and marker.start() > max(0, len(quote) // 3) and not headed:
-        return ""  # "... retry twice, for example after a timeout": the example is a detail, not the case
+        return PASS  # "... retry twice, for example after a timeout": the example is a detail, not the case
     if _example_marker().search(claim.sentence or claim.text) or not _generic(claim):
-        return ""
+        return PASS
     cue = marker.group(0) if marker is not None else evidence.heading_path[-1]
-    return f"evidence gives one case ({cue!r}); the claim states it of {claim.subject or 'a whole class'!r}"
+    return fail(f"evidence gives one case ({cue!r}); the claim states it of {claim.subject or 'a whole class'!r}")

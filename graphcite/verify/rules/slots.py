@@ -11,7 +11,7 @@ from graphcite.language.nlp import lemma
 from graphcite.language.words import word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
-from graphcite.verify.registry import rule
+from graphcite.verify.registry import SKIP, RuleResult, failures, rule
 from graphcite.verify.rules.common import attributed, attribution_stripped, blank_values
 
 __all__ = ["alignment_for", "in_attribution", "without_attribution"]
@@ -66,7 +66,7 @@ def alignment_for(claim: AtomicClaim, evidence: Evidence) -> Alignment:
       bad=[("Jan Visser was a Dutch painter.", "Jan Visser was a Belgian painter."),
            ("The museum is in Oslo.", "The museum is located in Bergen, Norway."),
            ("The girl is playing a violin on the porch.", "The girl is playing a trumpet on the porch.")])
-def slot_filled_by_other(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def slot_filled_by_other(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A name or thing the claim needs is absent and another of the same kind stands where it would be.
 
     "A Dutch painter" against "a Belgian painter", "in Oslo" against "in Bergen", or "playing a
@@ -77,32 +77,32 @@ def slot_filled_by_other(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     found = alignment_for(claim, evidence)
     if not found.slots:
-        return None
+        return SKIP
     other = found.with_status("other")
-    return "; ".join(f"claim names {s.text!r}, evidence has {s.by!r} ({s.relation})" for s in other)
+    return failures(f"claim names {s.text!r}, evidence has {s.by!r} ({s.relation})" for s in other)
 
 
 @rule("GC205", "opposite-in-evidence", family="slots", effect="contradicts",
       good=[("The valley is heavily populated.", "The valley is densely and heavily populated.")],
       bad=[("The valley is heavily populated.", "The valley is sparsely populated."),
            ("It is the strongest team in the league.", "It is the weakest team in the league.")])
-def opposite_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def opposite_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """The evidence uses the opposite word where the claim has its word: "sparsely" for "heavily",
     "weakest" for "strongest". Antonyms share their topic and most of the sentence, so overlap
     passes them; a lexicon of opposites (WordNet antonyms, through base forms) does not."""
     found = alignment_for(claim, evidence)
     words = [s for s in found.slots if s.kind == "word"]
     if not words:
-        return None
+        return SKIP
     opposite = found.with_status("opposite")
-    return "; ".join(f"claim says {s.text!r}, evidence says {s.by!r}" for s in opposite)
+    return failures(f"claim says {s.text!r}, evidence says {s.by!r}" for s in opposite)
 
 
 @rule("GC206", "name-not-in-evidence", family="slots", effect="insufficient",
       good=[("Kessler grew up in Chicago.", "Born in 1950, Kessler grew up in Chicago.")],
       bad=[("Kessler grew up in Chicago.", "Kessler grew up in a large city."),
            ("The factory is in Ohio.", "The factory is located in Toledo, Spain.")])
-def name_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def name_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """Every name in the claim (a person, place, organisation, nationality) must be in the evidence
     or its envelope (title, headings, the sentence a pronoun points back to).
 
@@ -112,5 +112,5 @@ def name_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     found = alignment_for(claim, evidence)
     names = [s for s in found.slots if s.kind == "name"]
     if not names:
-        return None
-    return "; ".join(f"the evidence does not name {s.text!r}" for s in found.missing_names)
+        return SKIP
+    return failures(f"the evidence does not name {s.text!r}" for s in found.missing_names)

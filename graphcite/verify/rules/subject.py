@@ -8,7 +8,7 @@ import re
 from graphcite.language.nlp import lemma
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
-from graphcite.verify.registry import rule
+from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, rule
 from graphcite.verify.rules.common import attributed, reported_clause
 from graphcite.verify.rules.roles import head_noun
 from graphcite.verify.rules.scope import named_entities
@@ -43,7 +43,7 @@ def _head(subject: str) -> str | None:
             "The ferry carries bicycles on the lower deck only."),
            ("Skippers say that the hovercraft carries bicycles on the lower deck.",
             "The ferry carries bicycles on the lower deck.")])
-def subject_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def subject_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """What the claim is about must be what the passage is about.
 
     "The midnight hovercraft carries bicycles on the lower deck" shares every word but its subject with
@@ -57,17 +57,17 @@ def subject_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | Non
     subject = (reported.subject if reported is not None else claim.subject) or ""
     head = _head(subject)
     if head is None or named_entities(subject) or _CODE.search(subject) or attributed(claim, evidence):
-        return None  # names are GC206's; code symbols the code rules'; a claim about a document reports it
+        return SKIP  # names are GC206's; code symbols the code rules'; a claim about a document reports it
     if claim.connective or (claim.quantifier or "").lower() in {"no", "none"}:
-        return None  # a link claim's sides are checked as parts; "no decision ..." has no thing to find
+        return SKIP  # a link claim's sides are checked as parts; "no decision ..." has no thing to find
     if claim.modality and claim.modality not in {"asserted", "none"}:
-        return None  # duties and permissions come as instructions without a subject ("Reject events ...")
+        return SKIP  # duties and permissions come as instructions without a subject ("Reject events ...")
     found = alignment_for(claim, evidence)
     wanted = {head, lemma(head)}
     slots = [s for s in found.slots if {w.lower() for w in _WORD.findall(s.text)} & wanted
              or lemma(s.text.lower()) in wanted]
     if not slots:
-        return None  # the alignment has no slot for it (a weak or light word): nothing to judge
+        return SKIP  # the alignment has no slot for it (a weak or light word): nothing to judge
     if any(s.status in {"found", "paraphrase"} for s in slots):
-        return ""
-    return f"the claim is about {subject!r}; the evidence does not mention {head!r}"
+        return PASS
+    return fail(f"the claim is about {subject!r}; the evidence does not mention {head!r}")

@@ -11,7 +11,7 @@ from graphcite.language.words import word_list, word_map, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms
-from graphcite.verify.registry import rule
+from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, rule
 from graphcite.verify.rules.common import blank_values, reported_clause, same_predicate, word_lemmas
 from graphcite.verify.rules.slots import alignment_for, in_attribution
 
@@ -44,7 +44,7 @@ _AUX = frozenset({"not", "no", "never", "can", "could", "may", "might", "must", 
       bad=[("The relay signs webhook payloads.", "The relay forwards webhook payloads to subscribers."),
            ("A heron is standing in the shallow water.", "A heron is wading in the shallow water."),
            ("Surveys show thinning ice.", "The glacier has thinning ice.")])
-def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """Sharing the subject and object is not enough: the evidence must say the same thing happens.
 
     "The relay signs payloads" and "the relay forwards payloads" share most content words and differ
@@ -55,35 +55,35 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | N
     not "is wading". A reporting verb before a clause ("surveys show that ...") frames the claim.
     """
     if not claim.predicate or claim.connective or evidence.block_type == "table_row":
-        return None
+        return SKIP
     if in_attribution(claim, claim.predicate):
-        return None  # "..., scientists said": who reports the claim, not what it says
+        return SKIP  # "..., scientists said": who reports the claim, not what it says
     reported = reported_clause(claim)
     if reported is not None:
         if not reported.predicate:
-            return ""  # the reported clause is judged by the alignment and the other rules
+            return PASS  # the reported clause is judged by the alignment and the other rules
         claim = reported  # "surveys show that the ice is thinning": the evidence must say "thinning"
     words = [lemma(w) for w in claim.predicate.split() if w.isalpha()]
     light = _LIGHT | _STATE if claim.values else _LIGHT
     words = [w for w in words if w not in light and w not in _AUX]
     if words and set(words) <= word_list("support_verbs") and claim.object:
-        return ""  # "is experiencing bleaching" says what "bleaching" says: the object is GC203's
+        return PASS  # "is experiencing bleaching" says what "bleaching" says: the object is GC203's
     if not words:
-        return None if reported is None else ""
+        return SKIP if reported is None else PASS
     terms = word_lemmas(evidence.envelope)
     if any(same_predicate(w, terms) for w in words) or set(words) & _aligned(claim, evidence):
-        return ""
+        return PASS
     phrase = " ".join(words)
     if len(words) > 1 and any(lexicon.related(phrase, w) in active().paraphrase for w in terms):
-        return ""  # a phrasal verb and its one-word paraphrase: "broke up" / "dissolved"
+        return PASS  # a phrasal verb and its one-word paraphrase: "broke up" / "dissolved"
     if set(words) & _FORBID and evidence.modality_for(claim.text)[0] == "must-not":
-        return ""  # "forbids retries" is what "must not retry" says
+        return PASS  # "forbids retries" is what "must not retry" says
     if _said_by_preposition(words, claim, evidence):
-        return ""  # "is wearing a hat" is what "the man in a hat" says
+        return PASS  # "is wearing a hat" is what "the man in a hat" says
     if any(v.kind == "count" for v in claim.values) and any(
             set(words) & (eq.a | eq.b) and terms & (eq.a | eq.b) for eq in active().equivalences):
-        return ""  # "retries four times" vs "makes five attempts": the counts decide (GC301/GC302)
-    return f"the evidence does not say {claim.predicate!r}"
+        return PASS  # "retries four times" vs "makes five attempts": the counts decide (GC301/GC302)
+    return fail(f"the evidence does not say {claim.predicate!r}")
 
 
 def _said_by_preposition(words: list[str], claim: AtomicClaim, evidence: Evidence) -> bool:
@@ -111,22 +111,22 @@ def _said_by_preposition(words: list[str], claim: AtomicClaim, evidence: Evidenc
       good=[("The desk answers label requests within one day.", "The desk answers label requests within one day.")],
       bad=[("The desk answers billing questions within one day.",
             "The desk accepts parcels by hand and answers within one day.")])
-def object_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def object_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """The thing the claim is about must be in the evidence, not only the subject and the verb.
 
     "Answers label requests within a day" and "answers questions within a day" share subject, verb and
     number; what is answered differs.
     """
     if not claim.object or claim.connective or evidence.block_type == "table_row":
-        return None
+        return SKIP
     if in_attribution(claim, claim.object):
-        return None  # "..., a new survey finds": the reader took the attribution for the object
+        return SKIP  # "..., a new survey finds": the reader took the attribution for the object
     head = _PREPOSITION.split(blank_values(claim.object, claim.values), maxsplit=1)[0]
     wanted = support_terms(head) - support_terms(claim.subject or "")
     wanted = {w for w in wanted if not w.replace(".", "").isdigit()}
     if not wanted:
-        return None
+        return SKIP
     terms = word_lemmas(evidence.envelope + " " + evidence.antecedent)
     if any(same_predicate(w, terms) for w in wanted) or wanted & _aligned(claim, evidence):
-        return ""
-    return f"the evidence does not mention {', '.join(sorted(wanted))}"
+        return PASS
+    return fail(f"the evidence does not mention {', '.join(sorted(wanted))}")

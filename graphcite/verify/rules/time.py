@@ -5,24 +5,49 @@ from __future__ import annotations
 import re
 
 from graphcite.language.dates import DatePart, dates_agree, dates_in, ordinals_in, times_in
+from graphcite.language.nlp import lemma
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
-from graphcite.verify.registry import rule
-from graphcite.verify.rules.common import is_year
+from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
+from graphcite.verify.rules.common import is_year, locate
 
 __all__: list[str] = []
 
 _NEXT_WORD = re.compile(r"\s*(?:-\s*)?([A-Za-z]+)")
 
 
-def _parts(values: tuple[ExtractedValue, ...]) -> list[DatePart]:
+def _parts(values: tuple[ExtractedValue, ...], text: str = "", labelled: bool = True) -> list[DatePart]:
     """The typed date values the value reader found, each read into its stated parts, and bare years
-    it left as plain numbers ("(Oreskes 2011)"): a year counts nothing, so it is a date."""
+    it left as plain numbers ("(Oreskes 2011)"): a year counts nothing, so it is a date. A year that
+    labels a singular noun ("the 2019 formulation", "a 1952 musical") is a date too: 2019 of something
+    would be written in the plural (with ``labelled``: such a year names a thing as often as it dates
+    the claim, so only a mismatch counts, never its absence). Day-and-month dates without a year ("by 31 March") are values
+    with only those parts."""
     out = []
     for value in values:
-        if value.kind == "date" or (is_year(value) and value.kind == "number" and not value.counted_noun):
+        if value.kind == "date" or (is_year(value) and value.kind == "number" and not value.counted_noun) \
+                or (labelled and _labelled_year(value, text)):
             out.extend(dates_in(value.surface) or ())
+    taken = [(v.start, v.end) for v in values if v.kind == "date"]
+    for date in dates_in(text):
+        if date.year is None and date.month is not None and date.day is not None and not any(
+                a <= date.start < b for a, b in taken):
+            out.append(date)
     return out
+
+
+def _labelled_year(value: ExtractedValue, text: str) -> bool:
+    """A four-digit year read as a count of a noun written in the singular ("the 2019 formulation")."""
+    if value.kind != "count" or not value.counted_noun or value.unit is not None or not text:
+        return False
+    if not (value.surface.isdigit() and len(value.surface) == 4 and 1000 <= (value.magnitude or 0) <= 2100):
+        return False
+    span = locate(text, value)
+    following = _NEXT_WORD.match(text, span[1]) if span is not None else None
+    if following is None:
+        return False
+    word = following.group(1).lower()
+    return lemma(word) == word and not word.endswith("s")
 
 
 def _centuries(text: str) -> list[DatePart]:
@@ -33,12 +58,12 @@ def _centuries(text: str) -> list[DatePart]:
 def _claim_dates(claim: AtomicClaim, centuries: bool = True) -> list[DatePart]:
     """The claim's dates; with ``centuries``, the centuries it names too (a century dates a claim
     loosely, so its absence from the evidence is left to the other slots: see GC312)."""
-    return _parts(claim.values) + (_centuries(claim.text) if centuries else [])
+    return _parts(claim.values, claim.text, labelled=centuries) + (_centuries(claim.text) if centuries else [])
 
 
 def _evidence_dates(evidence: Evidence) -> list[DatePart]:
     """Dates in the quote, and in the title and headings: a page titled "2011 season" dates its text."""
-    found = _parts(evidence.values) + _centuries(evidence.quote)
+    found = _parts(evidence.values, evidence.quote) + _centuries(evidence.quote)
     for text in (*evidence.heading_path, evidence.title or ""):
         found.extend(dates_in(text))
     return found
@@ -47,11 +72,14 @@ def _evidence_dates(evidence: Evidence) -> list[DatePart]:
 @rule("GC311", "date-mismatch", family="time", effect="contradicts",
       good=[("The bridge opened in 1998.", "The bridge was opened to traffic on March 3, 1998."),
             ("The album came out in May 2004.", "The album came out on 14 May 2004."),
-            ("The mill was built in the 19th century.", "The mill was built in 1812 beside the weir.")],
+            ("The mill was built in the 19th century.", "The mill was built in 1812 beside the weir."),
+            ("Gym fees rise on 1 October.", "On 1 October every gym fee rises by 4%.")],
       bad=[("The bridge opened on March 3, 1998.", "The bridge opened on March 13, 1998."),
+           ("Gym fees rise on 1 October.", "Gym fees rise on 1 September."),
+           ("The 1952 musical toured Canada.", "The 1958 musical toured Canada."),
            ("The album was released in 2011.", "The album was released in 2013."),
            ("The mill was built in the 18th century.", "The mill was built in 1812 beside the weir.")])
-def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A date that disagrees in a part both sides state contradicts the claim.
 
     "March 3" and "March 13" share every word but one digit, so word overlap calls them the same;
@@ -66,16 +94,16 @@ def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
         theirs = [DatePart(v.surface, v.start, int(v.magnitude or 0), None, None) for v in evidence.values
                   if is_year(v, earliest=1000)]  # counted or not: "a 1999 graph", "in 1812 beside"
     if not mine or not theirs:
-        return None
+        return SKIP
     problems = [f"claim says {d.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in theirs[:3])
                 for d in mine if not any(dates_agree(d, e) for e in theirs)]
-    return "; ".join(problems)
+    return failures(problems)
 
 
 @rule("GC312", "date-not-in-evidence", family="time", effect="insufficient",
       good=[("The bridge opened in 1998.", "In 1998 the bridge opened.")],
       bad=[("The bridge opened in 1998.", "The bridge opened after a long delay.")])
-def date_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def date_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A dated claim needs a date in its evidence: the date is a slot the passage must fill.
 
     "Opened in 1998" against a passage that says only "opened after a delay" is not support: the
@@ -83,24 +111,24 @@ def date_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """
     mine = _claim_dates(claim, centuries=False)
     if not mine:
-        return None
+        return SKIP
     if _evidence_dates(evidence) or _parts(evidence.context_values):
-        return ""
-    return "the evidence states no date for " + ", ".join(repr(d.surface) for d in mine)
+        return PASS
+    return fail("the evidence states no date for " + ", ".join(repr(d.surface) for d in mine))
 
 
 @rule("GC313", "time-of-day-mismatch", family="time", effect="contradicts",
       good=[("The ferry leaves at 09:30.", "The first ferry leaves at 9:30 am every day.")],
       bad=[("The ferry leaves at 09:30.", "The ferry leaves at 10:30.")])
-def time_of_day_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def time_of_day_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A different clock time is a different fact ("09:30" is not "10:30")."""
     mine = times_in(claim.text)
     theirs = times_in(evidence.quote)
     if not mine or not theirs:
-        return None
+        return SKIP
     problems = [f"claim says {t.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in theirs[:3])
                 for t in mine if not any(t.minutes == e.minutes for e in theirs)]
-    return "; ".join(problems)
+    return failures(problems)
 
 
 def _ranked(text: str, start: int, surface: str) -> str | None:
@@ -111,13 +139,13 @@ def _ranked(text: str, start: int, surface: str) -> str | None:
 @rule("GC314", "ordinal-mismatch", family="time", effect="contradicts",
       good=[("She was the third woman to hold the post.", "She became the third woman to hold the post.")],
       bad=[("She was the third woman to hold the post.", "She was the fourth woman to hold the post.")])
-def ordinal_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
+def ordinal_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """A rank is a value: "the third woman" and "the fourth woman" share every word but the one that
     matters. Ordinals are compared when both rank the same noun."""
     mine = ordinals_in(claim.text)
     theirs = ordinals_in(evidence.quote)
     if not mine or not theirs:
-        return None
+        return SKIP
     problems = []
     for o in mine:
         noun = _ranked(claim.text, o.start, o.surface)
@@ -125,4 +153,4 @@ def ordinal_mismatch(claim: AtomicClaim, evidence: Evidence) -> str | None:
         if same_noun and not any(e.value == o.value for e in same_noun):
             problems.append(f"claim says {o.surface!r} {noun}, evidence says "
                             + ", ".join(repr(e.surface) for e in same_noun[:3]))
-    return "; ".join(problems)
+    return failures(problems)

@@ -1,0 +1,1 @@
+"""Our own labelled suites: documents of domains outside the bundled corpus and claims citing them."""
