@@ -183,6 +183,7 @@ CREATE TABLE IF NOT EXISTS verification (
 	status VARCHAR NOT NULL,
 	supported BOOLEAN NOT NULL,
 	result_json VARCHAR NOT NULL,
+	audience VARCHAR NOT NULL,
 	PRIMARY KEY (record_id)
 );
 

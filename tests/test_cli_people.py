@@ -143,3 +143,13 @@ def test_a_new_answer_format_is_one_registration() -> None:
     finally:
         _REGISTRY.pop("yaml-notes")
     assert "yaml-notes" not in FORMATS and detect_format({"claims": []}) == "native"
+
+
+def test_claims_command_numbers_from_one_and_lists_what_is_not_a_claim() -> None:
+    text = "Here is what I found. The relay parks an event for 72 hours [1].\n\nPassages:\n[1] dr-017.md\n"
+    result = runner.invoke(app, ["claims", "--text", text])
+    assert result.exit_code == 0, result.output[-500:]
+    assert "│ 1.1 " in result.output and "│ 0.0 " not in result.output
+    assert "not a claim (asserts nothing; not checked): Here is what I found." in result.output
+    data = json.loads(runner.invoke(app, ["claims", "--text", text, "--json"]).output)
+    assert data["claims"][0]["claim"] == 0 and data["not_claims"] == ["Here is what I found."]

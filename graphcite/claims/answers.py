@@ -160,8 +160,7 @@ def expand_prefix(store: Store, ref: str, *, claims: bool = True, answers: bool 
             return ref
         names |= {n for n in found if n.startswith(ref) and _HASHED.fullmatch(n)}
     if claims and ref.isalnum():  # claim ids are letters and digits: nothing to escape in LIKE
-        rows = store.rows("SELECT claim_id FROM claim WHERE claim_id LIKE ? ORDER BY claim_id LIMIT 6", [ref + "%"])
-        ids = {r["claim_id"] for r in rows}
+        ids = set(queries.claim_ids_starting(store, ref))
         if ref in ids:
             return ref
         names |= ids

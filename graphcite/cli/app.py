@@ -192,15 +192,17 @@ def claims(answer: AnswerArgument = None, text: TextOption = None,
     rows = [{"claim": i, "text": c.text, "parts": [atomic_to_dict(p) for p in ps]}
             for i, (c, ps) in enumerate(zip(loaded.claims, parts, strict=True))]
     if as_json:
-        _print_json({"answer_id": loaded.answer_id, "claims": rows})
+        _print_json({"answer_id": loaded.answer_id, "claims": rows, "not_claims": list(loaded.not_claims)})
         return
     table = Table("#", "atomic claim", "neg", "modality", "tense", "conditions", "values", "link", "type")
     for row in rows:
         for j, p in enumerate(row["parts"]):
-            table.add_row(f"{row['claim']}.{j}", p["text"], p["negation_cue"] or "", p["modality"], p["tense"],
+            table.add_row(f"{row['claim'] + 1}.{j + 1}", p["text"], p["negation_cue"] or "", p["modality"], p["tense"],
                           "; ".join(p["conditions"]), ", ".join(v["surface"] for v in p["values"]),
                           p["connective"] or "", p["claim_type"])
     print_table(table)
+    for sentence in loaded.not_claims:
+        out.print(f"not a claim (asserts nothing; not checked): {sentence}", markup=False)
 
 
 @app.command("add-answer")

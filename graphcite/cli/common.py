@@ -216,10 +216,10 @@ def check_number(value: float | None, option: str, *, minimum: float, maximum: f
 
 
 def check_audience(audience: str) -> str:
-    """The audience, or E104."""
-    if audience not in ("public", "internal"):
-        raise make_error("E104", where="--audience", audience=audience)
-    return audience
+    """The audience, or E104 (:func:`graphcite.audience.check_audience`, the one decision)."""
+    from graphcite.audience import check_audience as checked
+
+    return checked(audience)
 
 
 def check_input_file(path: str | None, option: str) -> str | None:

@@ -329,7 +329,7 @@ def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None,
     )
 
 
-def transformed_quotes(store: Store, claim_ids: list[str]) -> dict[tuple[str, int], dict[str, Any]]:
+def transformed_quotes(store: Store, claim_ids: list[str], audience: str = "internal") -> dict[tuple[str, int], dict[str, Any]]:
     """The pieces and transformations of every transformed quote in the claims' latest verifications.
 
     Keyed by (claim id, citation index); each value has the report's ``quote`` (as rendered from the store)
@@ -338,7 +338,7 @@ def transformed_quotes(store: Store, claim_ids: list[str]) -> dict[tuple[str, in
     from graphcite.graph import latest_verifications
 
     out: dict[tuple[str, int], dict[str, Any]] = {}
-    for claim_id, record in latest_verifications(store, claim_ids).items():
+    for claim_id, record in latest_verifications(store, claim_ids, audience=audience).items():
         for cit in record["report"].get("citations") or []:
             if cit.get("quote_pieces"):
                 out[(claim_id, cit["index"])] = {"quote": cit.get("quote"), "quote_pieces": cit["quote_pieces"],
@@ -421,7 +421,8 @@ def write_html(store: Store, G: nx.MultiDiGraph, target: OutputTarget, *,
     """Write the review page of ``G``; transformed quotes piece by piece, excerpts bounded by ``max_quote_chars``."""
     limit = check_max_quote_chars(max_quote_chars if max_quote_chars is not None
                                   else G.graph.get("max_quote_chars"))
-    page = render_page(G, max_quote_chars=limit, quotes=transformed_quotes(store, list(G.graph.get("claim_order", []))))
+    page = render_page(G, max_quote_chars=limit, quotes=transformed_quotes(store, list(G.graph.get("claim_order", [])),
+                                                                           G.graph.get("audience", "internal")))
     with open_output(target) as handle:
         handle.write(page)
     return {"bytes": len(page.encode("utf-8"))}

@@ -1,11 +1,11 @@
 """Parquet: one file per store table, holding the rows a claim, an answer or the whole store involves.
 
 The selection is the same as for the graph formats (claims, their answers, citations, every
-verification record, the cited and contradicting units with their typed values, the revisions and
+verification record made for the export's audience (:mod:`graphcite.audience`), the cited and contradicting units with their typed values, the revisions and
 sources reached through lineage, the links in force). For the public audience rows of restricted
 sources keep their place under placeholder identifiers but lose their text, titles, kinds, dates,
-paths and typed values; the links they declare are left out; every JSON report (records made earlier
-for the internal audience too) is scrubbed the way the graph is; and a claim whose text is withheld
+paths and typed values; the links they declare are left out; every JSON report is scrubbed the way
+the graph is; and a claim whose text is withheld
 (restricted origin, see :mod:`graphcite.graph.redact`) keeps only its ids and verdicts. A last pass
 replaces any restricted identifier or title left in any string of any table.
 
@@ -23,6 +23,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from graphcite.audience import WITHHELD_RATIONALE, audience_view
 from graphcite.export.output import OutputTarget, output_folder
 from graphcite.graph.build import Fetched, Selection, fetch
 from graphcite.graph.redact import (
@@ -94,7 +95,7 @@ class _Public:
             report = json.loads(row["result_json"])
             row["result_json"] = _dumps(scrub_report(report, red, withheld=self.withheld.get(row["claim_id"])))
         elif table == "annotation" and row["claim_id"] in self.withheld:
-            row["rationale"] = "withheld"
+            row["rationale"] = WITHHELD_RATIONALE
         return {k: self._scrub_column(k, v) for k, v in row.items()}
 
     def _scrub_column(self, name: str, value: Any) -> Any:
@@ -148,6 +149,7 @@ def write_parquet(store: Store, selection: Selection, target: OutputTarget, *,
     Returns the row counts per table and the number of claims whose text was withheld.
     """
     got = fetch(store, selection, audience=audience)
+    view = audience_view(store, audience, restricted=got.restricted)
     red = redactor_for(got, audience)
     public = None
     if red.active:
@@ -156,6 +158,9 @@ def write_parquet(store: Store, selection: Selection, target: OutputTarget, *,
     with output_folder(target, allowed=PARQUET_FILES) as folder:
         for name, query in _queries(store, selection, got).items():
             table = query()
+            if name == "verification":  # a record speaks for the audience it was made for, no other
+                table = table.filter(pa.array([view.sees_record({"audience": a}) for a in
+                                               table["audience"].to_pylist()], type=pa.bool_()))
             if public is not None:
                 table = public.table(name, table)
             pq.write_table(table, folder / f"{name}.parquet")

@@ -24,7 +24,7 @@ from typing import Any
 
 import networkx as nx
 
-from graphcite.errors import make_error
+from graphcite.audience import AUDIENCES, check_audience
 from graphcite.graph.fetch import (
     LINEAGE_RELATIONS,
     MAX_LINEAGE_LEVELS,
@@ -53,6 +53,7 @@ __all__ = [  # fetch names are re-exported: the graph package's one entry point 
     "Redactor",
     "Selection",
     "build_graph",
+    "check_audience",
     "claim_node",
     "edges_in",
     "edges_out",
@@ -69,7 +70,6 @@ __all__ = [  # fetch names are re-exported: the graph package's one entry point 
 
 NODE_KINDS = ("claim", "citation", "unit", "revision", "source")
 EDGE_KINDS = ("cites", "points_to", "in", "of", "revision_of", "contradicted_by", *SOURCE_RELATIONS)
-AUDIENCES = ("public", "internal")
 
 
 def node_id(kind: str, ref: str) -> str:
@@ -95,11 +95,6 @@ def edges_out(G: nx.MultiDiGraph, node: str, *, data: bool = False) -> list[tupl
 def edges_in(G: nx.MultiDiGraph, node: str) -> list[tuple[str, str, str]]:
     """``G.in_edges(node, keys=True)`` for one node, read straight from the adjacency."""
     return [(u, node, k) for u, kd in G.pred[node].items() for k in kd]
-
-
-def check_audience(audience: str) -> None:
-    if audience not in AUDIENCES:
-        raise make_error("E104", where="--audience", audience=audience)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphcite.audience import RestrictedSet, check_audience, restricted_set, verdict_may_use_restricted
 from graphcite.errors import InputError, NotFoundError
 from graphcite.models import LINEAGE_RELATIONS, SOURCE_RELATIONS
 from graphcite.store import Store
@@ -145,41 +146,18 @@ def _source_selection(store: Store, key: str) -> Selection:
 # ----------------------------------------------------------------------------------------------
 
 
-def latest_verifications(store: Store, claim_ids: Iterable[str], *, record: bool = True) -> dict[str, dict[str, Any]]:
-    """The latest verification record of each claim (records are appended; the newest one counts).
+def latest_verifications(store: Store, claim_ids: Iterable[str], *, record: bool = True,
+                         audience: str = "internal") -> dict[str, dict[str, Any]]:
+    """The latest verification record of each claim made for ``audience`` (records are appended; the newest
+    one counts, and a record made for another audience never does).
 
     ``record=False`` leaves out the record's ``record_id`` and ``answer_rev`` (a graph shows neither).
     """
     out: dict[str, dict[str, Any]] = {}
-    for row in q.latest_verification_rows(store, claim_ids, record=record):
+    for row in q.latest_verification_rows(store, claim_ids, record=record, audience=check_audience(audience)):
         row["report"] = json.loads(row.pop("result_json"))
         out[row["claim_id"]] = row
     return out
-
-
-@dataclass(slots=True)
-class RestrictedSet:
-    """Every restricted source of the store with its revisions and units (their ids and titles).
-
-    A source counts as restricted when its current visibility is restricted or when any of its
-    revisions was: the more restrictive reading wins, also for records made before a change.
-    """
-
-    keys: dict[str, str | None] = field(default_factory=dict)  # key -> title
-    revisions: dict[str, str | None] = field(default_factory=dict)  # revision id -> title
-    units: set[str] = field(default_factory=set)
-
-
-def restricted_set(store: Store) -> RestrictedSet:
-    """The store's restricted sources, revisions and units, in three queries (empty stores: one)."""
-    found = RestrictedSet()
-    keys = q.restricted_sources(store)
-    if not keys:
-        return found
-    found.keys = {r["key"]: r["title"] for r in keys}
-    found.revisions = {r["revision_id"]: r["title"] for r in q.restricted_revisions(store)}
-    found.units = q.restricted_unit_ids(store)
-    return found
 
 
 @dataclass(slots=True)
@@ -205,14 +183,14 @@ def fetch(store: Store, selection: Selection, *, audience: str = "internal") -> 
     every link a restricted revision declares is left out, so a restricted document's own lineage
     (``derived_from: hidden-upstream.md``) is never walked or shown.
     """
-    got = Fetched(restricted=restricted_set(store) if audience == "public" else None)
+    got = Fetched(restricted=None if verdict_may_use_restricted(audience) else restricted_set(store))
     ids = selection.claim_ids
     got.claims = [dict(r) for r in selection.rows] if selection.rows is not None else q.claim_rows(store, ids)
     answer_ids = q.answer_ids_of(store, {c["answer_rev"] for c in got.claims if "answer_id" not in c})
     for claim in got.claims:
         if "answer_id" not in claim:  # read with the claim when the reference named it
             claim["answer_id"] = answer_ids.get(claim["answer_rev"])
-    got.verdicts = latest_verifications(store, ids, record=False)
+    got.verdicts = latest_verifications(store, ids, record=False, audience=audience)
     unverified = [c["claim_id"] for c in got.claims if c["claim_id"] not in got.verdicts]
     for row in q.given_citations(store, unverified):
         got.given_citations.setdefault(row["claim_id"], []).append(row)

@@ -21,7 +21,7 @@ from graphcite.store.queries import latest_verification
 from graphcite.store.queries import lifecycle_accept as queries
 from graphcite.store.queries.answers import claim_by_id
 
-__all__ = ["accept", "acceptance_table_exists", "acceptances", "parse_expiry"]
+__all__ = ["accept", "acceptance_table_exists", "acceptances", "parse_expiry", "refuse_contradicted"]
 
 _COLUMNS = queries.ACCEPTANCE_COLUMNS
 
@@ -80,8 +80,9 @@ def accept(store: Store, claim_id: str, *, task: str, destination: str, expires:
            today: dt.date | None = None) -> dict[str, Any]:
     """Record that ``claim_id`` is accepted for ``task`` and ``destination``; returns the stored acceptance.
 
-    The claim's latest verification record is what the acceptance relies on: a claim never verified,
-    or (with ``while_current``) one whose evidence revisions are no longer current, is refused, as are
+    The claim's latest internal verification record is what the acceptance relies on (a public check's
+    record never is): a claim never verified, one whose latest verdict is contradicted, or (with
+    ``while_current``) one whose evidence revisions are no longer current, is refused, as are
     an empty task or destination and an expiry that is not in the future. Nothing is written then.
     """
     for name, value in (("--task", task), ("--destination", destination)):
@@ -95,6 +96,7 @@ def accept(store: Store, claim_id: str, *, task: str, destination: str, expires:
     if record is None:
         raise make_error("E501", where="CLAIM", detail=f"claim {claim_id} has no verification record",
                          fix=f"verify its answer first: `graphcite check {claim['answer_rev']}`")
+    refuse_contradicted(claim_id, record["status"])
     evidence = _evidence(json.loads(record["result_json"]))
     revisions = sorted({item["revision_id"] for item in evidence} | set(json.loads(record["evidence_revisions_json"])))
     if while_current:
@@ -120,6 +122,14 @@ def accept(store: Store, claim_id: str, *, task: str, destination: str, expires:
         _ensure_table(store)
         queries.insert_acceptance(store, row)
     return _shown(store, row, today=today)
+
+
+def refuse_contradicted(claim_id: str, status: str) -> None:
+    """E101 for a claim whose latest verification is contradicted: no scope makes a contradicted claim usable."""
+    if status == "contradicted":
+        raise make_error("E101", where="CLAIM", detail=f"claim {claim_id}'s latest verification is contradicted "
+                         "by its evidence", fix="correct the claim and check it again; a contradicted claim cannot "
+                         "be accepted or adopted")
 
 
 def _not_current(store: Store, revisions: list[str]) -> list[str]:

@@ -26,10 +26,12 @@ from typing import Any
 
 from sqlmodel import Field, SQLModel
 
+from graphcite.audience import restricted_keys
 from graphcite.errors import make_error
-from graphcite.lifecycle.accept import acceptances
+from graphcite.lifecycle.accept import acceptances, refuse_contradicted
 from graphcite.lifecycle.circular import circular_citations
 from graphcite.store import Store, utcnow
+from graphcite.store.queries import latest_verification
 from graphcite.store.queries import lifecycle_accept as queries
 from graphcite.store.queries.answers import claim_by_id
 from graphcite.store.queries.lifecycle import current_revision
@@ -97,14 +99,37 @@ def _insert(text: str, sentence: str, note: str, heading: str | None) -> str:
     return before + block + (newline + after if after else "")
 
 
+def _refuse_restricted_only(store: Store, claim_id: str, destination: str, evidence: list[dict[str, Any]],
+                            force: str | None) -> None:
+    """E101 when every unit the accepted claim rests on belongs to a restricted source and the destination
+    is not restricted: the sentence would carry restricted content into a document others read.
+    ``force`` (a reason, recorded with the adoption) overrides it."""
+    hidden = restricted_keys(store)
+    if not evidence or destination in hidden:
+        return
+    restricted = sorted({item["source_key"] for item in evidence if item.get("source_key") in hidden})
+    if len(restricted) < len({item.get("source_key") for item in evidence}) or force:
+        return
+    raise make_error("E101", where="CLAIM", detail=f"claim {claim_id} rests only on restricted evidence "
+                     f"({', '.join(restricted)}) and {destination} is not restricted",
+                     fix="adopt it into a restricted document, or give --force with a reason to record")
+
+
 def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, heading: str | None = None,
-          reviewer: str | None = None, today: dt.date | None = None) -> dict[str, Any]:
+          reviewer: str | None = None, today: dt.date | None = None, force: str | None = None) -> dict[str, Any]:
     """Write accepted claim ``claim_id`` into the maintained document ``destination`` and ingest it.
 
-    Needs an active acceptance of the claim for that destination. Returns the adoption record with the
-    new revision and unit; the claim's verification is not carried over (``inherits`` is always empty).
+    Needs an active acceptance of the claim for that destination, and a latest internal verification that
+    is not contradicted. A claim resting only on restricted evidence goes only into a restricted document,
+    unless ``force`` gives the reason (written into the document's adoption note and the returned record).
+    Returns the adoption record with the new revision and unit; the claim's verification is not carried
+    over (``inherits`` is always empty).
     """
     from graphcite.ingest import ingest
+
+    if force is not None and not force.strip():
+        raise make_error("E101", where="--force", detail="the reason must not be empty",
+                         fix="say why restricted evidence may enter this document")
 
     active = [a for a in acceptances(store, claim_id, today=today)
               if a["destination"] == destination and a["state"] == "active"]
@@ -112,6 +137,10 @@ def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, he
         raise make_error("E101", where="CLAIM", detail=f"claim {claim_id} has no active acceptance for {destination!r}",
                          fix=f"accept it first: `graphcite accept {claim_id} --task T --destination {destination}`")
     acceptance = active[-1]
+    latest = latest_verification(store, claim_id, "status")
+    if latest is not None:
+        refuse_contradicted(claim_id, latest["status"])
+    _refuse_restricted_only(store, claim_id, destination, acceptance.get("evidence") or [], force)
     path = Path(file)
     source = _source_file(store, destination, path)
     claim = claim_by_id(store, claim_id)
@@ -121,6 +150,8 @@ def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, he
         raise make_error("E101", where="CLAIM", detail=f"claim {claim_id} has no text", fix="adopt a claim with text")
     note = (f"graphcite: adopted claim {claim_id} of answer {claim['answer_rev']} "
             f"(acceptance {acceptance['acceptance_id']})")
+    if force:
+        note += " forced over restricted evidence: " + " ".join(force.split()).replace("--", "- -")
     original = path.read_bytes()
     text = original.decode("utf-8")
     path.write_bytes(_insert(text, sentence, note, heading).encode("utf-8"))
@@ -150,6 +181,7 @@ def adopt(store: Store, claim_id: str, *, destination: str, file: str | Path, he
     out["previous_revision"] = source["current_revision"]
     out["evidence"] = json.loads(record["evidence_json"])
     out["inherits"] = []  # the unit is checked on its own; no verification record moves to it
+    out["forced_reason"] = force
     return out
 
 

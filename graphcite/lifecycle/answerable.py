@@ -11,7 +11,9 @@ A plan (JSON) lists the needs, each a short claim or query with an optional requ
 Each need is searched in every ingested unit (term index, BM25), the best candidates are aligned with
 the query (every number of the query must be in the unit), and the need is reported ``present`` (a current unit of a current revision, visible to the
 audience, of an admissible kind), ``superseded_only``, ``restricted_only``, ``not_current_only``
-(proposals, drafts) or ``missing``, so a generator can decline before writing.
+(proposals, drafts) or ``missing``, so a generator can decline before writing. For the public audience
+a restricted source does not exist (:mod:`graphcite.audience`): it is never found, counted or ranked,
+so a need it alone could carry is ``missing``, whatever figure it holds.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from graphcite.audience import check_audience, verdict_may_use_restricted
 from graphcite.claims.formats import parse_json
 from graphcite.errors import make_error
 from graphcite.ingest.terms import content_terms
@@ -29,7 +32,6 @@ from graphcite.language.align import align
 from graphcite.models import KINDS
 from graphcite.store import Store
 from graphcite.store.queries.lifecycle import search_units
-from graphcite.verify.check import check_audience
 
 __all__ = ["MIN_ALIGN", "ROLE_KINDS", "STATES", "answerable", "load_plan"]
 
@@ -111,7 +113,8 @@ def _admissible(need: dict[str, Any], kind: str) -> bool:
 
 
 def _why_unavailable(row: dict[str, Any], audience: str) -> str | None:
-    """None for a usable unit; else why it cannot carry the need now."""
+    """None for a usable unit; else why it cannot carry the need now (for the public audience the search
+    never returns a restricted unit: it does not exist for it)."""
     if audience == "public" and row["visibility"] == "restricted":
         return "restricted"
     if not row["latest"]:
@@ -137,7 +140,7 @@ def answerable(store: Store, plan: str | Path | Mapping[str, Any], *, audience: 
     qi = [i for i in terms for _ in terms[i]]
     term = [t for i in terms for t in terms[i]]
     rows: dict[int, list[dict[str, Any]]] = {}
-    for row in search_units(store, qi, term, CANDIDATES):
+    for row in search_units(store, qi, term, CANDIDATES, public=not verdict_may_use_restricted(audience)):
         rows.setdefault(row["qi"], []).append(row)
     results = []
     for i, need in enumerate(needs):

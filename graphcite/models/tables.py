@@ -189,6 +189,7 @@ class VerificationRecord(SQLModel, table=True):
     status: str
     supported: bool
     result_json: str
+    audience: str = "internal"  # the audience the verdict was made for (graphcite.audience)
 
 
 class Annotation(SQLModel, table=True):

@@ -16,7 +16,10 @@ GET  /v1/annotations        :func:`graphcite.evaluate.annotations`              
 Judges that reach the network or read a model directory are the operator's choice (``--config``),
 never a client's: ``?judge=`` accepts only ``heuristic`` or the server's own judge.
 
-Reads need nothing. ``POST /v1/annotations`` needs ``Authorization: Bearer TOKEN`` (a token from
+Reads need nothing. On a public server (``serve --audience public``) a ``POST /v1/check`` without a
+reviewer token is checked on scratch (:func:`graphcite.verify.check.scratch_check`): the same report,
+but no answer revision and no verification record is stored, so an anonymous client's verdicts are
+never anyone's latest and its answers never appear on a page. ``POST /v1/annotations`` needs ``Authorization: Bearer TOKEN`` (a token from
 ``graphcite reviewers add NAME``; 401 with E808 otherwise) and records the judgement under that
 reviewer's name.
 """
@@ -111,11 +114,16 @@ async def _answer_text(request: Request) -> tuple[str | None, list[str] | None, 
 
 async def check(request: Request) -> Response:
     """Store the answer, verify every claim, append one verification record per claim; the report."""
-    from graphcite.verify.check import check_answer
+    from graphcite.verify.check import check_answer, scratch_check
 
     service = service_of(request)
     audience = audience_of(request)
     config = _config(request)
+    if service.settings.audience == "public" and not await _signed_in(request):
+        # an unauthenticated client of a public server: verified on scratch, nothing written that others read
+        answer = await _answer(request)
+        return JSONResponse(await service.read(scratch_check, answer, config=config, audience=audience,
+                                               limits=service.settings.limits))
     if service.desk is not None:  # a kept report without a thread, or prepared in one; see graphcite.serve.checks
         fmt, documents, text = await _answer_text(request)
         body = await service.within(service.desk.check_body(text, format=fmt, documents=documents, config=config,
@@ -125,6 +133,14 @@ async def check(request: Request) -> Response:
     report = await service.write(check_answer, answer, config=config, audience=audience,
                                  limits=service.settings.limits)
     return JSONResponse(report)
+
+
+async def _signed_in(request: Request) -> bool:
+    """Whether the request carries a reviewer token; a token that is sent but not valid is E808 (401)."""
+    if not (request.headers.get("authorization") or "").strip():
+        return False
+    await bearer_reviewer(request)
+    return True
 
 
 def _gate_whole(store: Store, answer: Any, config: VerifierConfig, audience: str, mode: str,
@@ -252,10 +268,9 @@ def record_annotation(store: Store, fields: dict[str, Any], audience: str) -> di
                          "citation less than a second ago", fix="it is already recorded; reload the page") from None
     row = {**row, "created_at": str(row["created_at"])}
     if audience == "public":
-        from graphcite.graph.fetch import restricted_set
-        from graphcite.graph.redact import Redactor
+        from graphcite.audience import audience_view
 
-        row = Redactor.from_set(restricted_set(store)).scrub_json(row)
+        row = audience_view(store, audience).judgement(row)
     return row
 
 

@@ -1,9 +1,10 @@
 """Read-side views the API and the review pages share, each a plain function of a store and an audience.
 
 They combine library functions (``list_sources``, ``show_unit``, ``list_answers``, ``annotations``,
-``build_graph`` and ``claim_tree``) and apply the audience the way the command line does: for the
-public audience a restricted source is not listed, a restricted unit is answered exactly as a
-missing one (E503), and identifiers, titles and withheld claim texts are replaced by placeholders.
+``build_graph`` and ``claim_tree``) and ask :mod:`graphcite.audience` what the audience may see, as
+the command line does: for the public audience a restricted source is not listed, a restricted unit is
+answered exactly as a missing one (E503), identifiers, titles and withheld claim texts are replaced by
+placeholders, and a reviewer's rationale on a withheld claim is withheld with it.
 """
 
 from __future__ import annotations
@@ -11,66 +12,42 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from graphcite.errors import NotFoundError, make_error
+from graphcite.audience import audience_view
+from graphcite.audience import visible_unit as shown_unit
+from graphcite.errors import NotFoundError
 from graphcite.store import Store
 
 __all__ = ["answer_view", "answers_with_faithfulness", "public_annotations", "visible_sources", "visible_unit"]
 
 
-def _redactor(store: Store) -> Any:
-    from graphcite.graph.fetch import restricted_set
-    from graphcite.graph.redact import Redactor
-
-    return Redactor.from_set(restricted_set(store))
-
-
 def visible_sources(store: Store, audience: str) -> list[dict[str, Any]]:
-    """:func:`graphcite.ingest.list_sources`, without restricted sources for the public audience."""
-    from graphcite.graph.fetch import restricted_set
+    """:func:`graphcite.ingest.list_sources`, without the sources the audience may not see."""
     from graphcite.ingest import list_sources
 
-    rows = list_sources(store)
-    if audience == "public":
-        hidden = restricted_set(store).keys
-        rows = [r for r in rows if r["key"] not in hidden and r["visibility"] != "restricted"]
-    return rows
+    view = audience_view(store, audience)
+    return [r for r in list_sources(store) if view.sees_source(r["key"])]
 
 
 def visible_unit(store: Store, unit_id: str, audience: str) -> dict[str, Any]:
-    """:func:`graphcite.ingest.show_unit`; for the public audience a restricted unit is E503, like a missing one."""
-    from graphcite.graph.fetch import restricted_set
-    from graphcite.ingest import show_unit
-
-    try:
-        unit = show_unit(store, unit_id)
-    except NotFoundError:
-        if audience != "public":
-            raise
-        unit = None
-    if audience == "public":
-        restricted = restricted_set(store)
-        if unit is None or unit["visibility"] == "restricted" or unit["source"] in restricted.keys \
-                or unit["unit_id"] in restricted.units:
-            shown = unit_id if len(unit_id) <= 80 else unit_id[:77] + "..."
-            raise make_error("E503", where="unit_id", unit=shown, audience=audience)
-    return unit  # type: ignore[return-value]
+    """:func:`graphcite.audience.visible_unit`: for the public audience a restricted unit is E503, like a missing one."""
+    return shown_unit(store, unit_id, audience, where="unit_id")
 
 
 def answers_with_faithfulness(store: Store, audience: str) -> list[dict[str, Any]]:
-    """:func:`graphcite.claims.list_answers` with each revision's latest verdicts counted.
+    """:func:`graphcite.claims.list_answers` with each revision's latest verdicts for the audience counted.
 
-    ``faithfulness`` is the share of verified claims whose latest verification found them
-    supported (None when no claim was verified); ``status_counts`` tallies the latest statuses.
+    ``faithfulness`` is the share of verified claims whose latest verification for this audience found
+    them supported (None when no claim was verified for it); ``status_counts`` tallies those statuses.
     """
     from graphcite.claims import list_answers
     from graphcite.graph import latest_verifications, select
 
+    view = audience_view(store, audience)
     rows = list_answers(store)
-    latest = latest_verifications(store, select(store, all=True).claim_ids) if rows else {}
+    latest = latest_verifications(store, select(store, all=True).claim_ids, audience=audience) if rows else {}
     per_answer: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in latest.values():
         per_answer[record["answer_rev"]].append(record)
-    red = _redactor(store) if audience == "public" else None
     out = []
     for row in rows:
         verified = per_answer.get(row["answer_rev"], [])
@@ -79,30 +56,36 @@ def answers_with_faithfulness(store: Store, audience: str) -> list[dict[str, Any
                 "faithfulness": round(supported / len(verified), 4) if verified else None,
                 "status_counts": dict(sorted(Counter(v["status"] for v in verified).items())),
                 "verified_at": max((v["verified_at"] for v in verified), default=None)}
-        out.append(red.scrub_json(item) if red is not None else item)
+        out.append(view.redactor.scrub_json(item) if view.public else item)
     return out
 
 
-def _claim_texts(store: Store, claim_ids: list[str], audience: str) -> dict[str, str]:
-    """Each claim's text as the audience may read it (withheld text for the public audience)."""
-    from graphcite.graph import build_graph, claim_node
+def _claim_texts(store: Store, claim_ids: list[str], audience: str) -> dict[str, tuple[str, bool]]:
+    """Each claim's text as the audience may read it, and whether it is withheld, by claim id."""
+    from graphcite.graph import build_graph
+    from graphcite.graph.build import claim_node
 
     if not claim_ids:
         return {}
     G = build_graph(store, claims=claim_ids, audience=audience)
-    return {c: G.nodes[claim_node(c)]["text"] for c in claim_ids if claim_node(c) in G}
+    return {c: (G.nodes[claim_node(c)]["text"], bool(G.nodes[claim_node(c)]["withheld"]))
+            for c in claim_ids if claim_node(c) in G}
 
 
 def public_annotations(store: Store, contested: bool, audience: str) -> list[dict[str, Any]]:
-    """:func:`graphcite.evaluate.annotations`, scrubbed for the public audience."""
+    """:func:`graphcite.evaluate.annotations` as the audience may read them (:meth:`AudienceView.judgement`)."""
     from graphcite.evaluate import annotations
 
     rows = annotations(store, contested=contested)
     if audience != "public" or not rows:
         return rows
+    view = audience_view(store, audience)
     texts = _claim_texts(store, sorted({r["claim_id"] for r in rows}), audience)
-    red = _redactor(store)
-    return [red.scrub_json({**row, "claim": texts.get(row["claim_id"], row["claim"])}) for row in rows]
+    out = []
+    for row in rows:
+        text, withheld = texts.get(row["claim_id"], (row["claim"], False))
+        out.append(view.judgement(row, claim_text=text, withheld=withheld))
+    return out
 
 
 def answer_view(store: Store, ref: str, audience: str) -> dict[str, Any]:
@@ -126,22 +109,22 @@ def answer_view(store: Store, ref: str, audience: str) -> dict[str, Any]:
     claims = []
     judged: dict[tuple[str, int], dict[str, Any]] = {
         (a["claim_id"], a["citation"]): a for a in annotations(store) if a["claim_id"] in set(selection.claim_ids)}
-    red = _redactor(store) if audience == "public" else None
-    quotes = transformed_quotes(store, list(G.graph["claim_order"]))
+    view = audience_view(store, audience)
+    quotes = transformed_quotes(store, list(G.graph["claim_order"]), audience)
     for claim_id in G.graph["claim_order"]:
         tree = claim_tree(G, claim_id)
         attach_quotes(G, tree, quotes)
         for cit in tree["citations"]:
             review = judged.get((claim_id, cit["index"]))
-            if review and red is not None:
-                review = red.scrub_json({**review, "claim": tree["text"]})
+            if review and view.public:
+                review = view.judgement(review, claim_text=tree["text"], withheld=bool(tree.get("withheld")))
             cit["review"] = review
         tree["independence"] = independence(G, claim_id, cache=cache) if tree["supported"] else None
         claims.append(tree)
     answer_id = G.graph.get("answer_id") or ref
     question = get_answer(store, selection.answer_rev or ref)[1].question
-    if red is not None:
-        answer_id, question = red.scrub(answer_id), red.scrub(question)
+    if view.public:
+        answer_id, question = view.redactor.scrub(answer_id), view.redactor.scrub(question)
     return {"answer_id": answer_id, "question": question, "answer_rev": selection.answer_rev,
             "audience": audience, "claims": claims,
             "cycles": G.graph.get("cycles", []), "dangling": G.graph.get("dangling", [])}

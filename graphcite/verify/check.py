@@ -13,6 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from graphcite.audience import (
+    AUDIENCES,
+    WITHHELD_REASON,
+    audience_view,
+    check_audience,
+    record_audience,
+    scrub_report,
+)
 from graphcite.claims.answers import (
     answer_parts,
     answer_rev_for,
@@ -36,9 +44,9 @@ from graphcite.verify.statuses import claim_statuses
 
 __all__ = ["AUDIENCES", "MAX_STREAM_LINE", "PreparedCheck", "Verifier", "check_answer", "check_audience",
            "earlier_checks", "finish_check", "gate_answer", "gate_line", "gate_stream", "history", "parts_from_rows",
-           "prepare_check", "read_lines", "record_rows", "resolve_answer", "store_answer_rows", "verify_answer"]
+           "prepare_check", "read_lines", "record_rows", "resolve_answer", "scratch_check", "store_answer_rows",
+           "stored_report_for_public", "verify_answer"]
 
-AUDIENCES = ("public", "internal")
 MAX_STREAM_LINE = 1_000_000  # characters (bytes when read from a binary stream) per `gate --stream` line
 
 
@@ -82,13 +90,6 @@ def verify_answer(store: Store, answer: InputAnswer, *, config: VerifierConfig |
     _check_audience(audience)
     return (verifier or verify_claims)(store, answer, parts_for(answer, model=model), config or VerifierConfig(),
                                        audience=audience)
-
-
-def check_audience(audience: str) -> str:
-    """The audience, or E104 when it is neither public nor internal."""
-    if audience not in AUDIENCES:
-        raise make_error("E104", where="--audience", audience=audience)
-    return audience
 
 
 _check_audience = check_audience
@@ -136,7 +137,50 @@ def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAns
         if record:
             store.bulk_insert("verification", rows)
     assert prepared.report is not None
+    if isinstance(loaded, tuple) and audience == "public":
+        return stored_report_for_public(store, prepared.report)
     return prepared.report
+
+
+def scratch_check(store: Store, answer: str | Path | Mapping[str, Any] | InputAnswer, *,
+                  config: VerifierConfig | None = None, audience: str = "internal", format: str | None = None,
+                  documents: list[str] | None = None, limits: AnswerLimits = DEFAULT_LIMITS) -> dict[str, Any]:
+    """The report :func:`check_answer` would give, with nothing written: no answer revision, no record.
+
+    For a client whose checks nobody else may read (an unauthenticated client of a public server):
+    its verdicts never become anyone's latest, and its answers never appear on a page.
+    """
+    _check_audience(audience)
+    config = config or VerifierConfig()
+    loaded = resolve_answer(store, answer, format=format, documents=documents, limits=limits)
+    prepared = prepare_check(store, loaded, config=config, audience=audience)
+    assert prepared.report is not None
+    if isinstance(loaded, tuple) and audience == "public":
+        return stored_report_for_public(store, prepared.report)
+    return prepared.report
+
+
+def stored_report_for_public(store: Store, report: dict[str, Any]) -> dict[str, Any]:
+    """A public check's report of a *stored* answer, as ``chain --audience public`` shows the same claims.
+
+    The verdicts are already public ones (restricted sources do not exist for them); what the store
+    adds is text the caller did not give: a stored claim that launders a restricted figure has its text
+    withheld, and a restricted key, title or id named in a stored claim, question or citation becomes
+    its placeholder.
+    """
+    from graphcite.language.values import extract_values
+    from graphcite.verify.origin import OriginQuery, restricted_origins
+
+    view = audience_view(store, "public")
+    if not view.redactor.active:
+        return report
+    queries = [OriginQuery(c["claim_id"], c["text"], extract_values(c["text"]),
+                           [cit["unit_id"] for cit in c["citations"] if cit.get("unit_id")])
+               for c in report["claims"]]
+    withheld = dict.fromkeys(restricted_origins(store, queries), WITHHELD_REASON)
+    out = {k: view.redactor.scrub_json(v) for k, v in report.items() if k != "claims"}
+    out["claims"] = [scrub_report(c, view.redactor, withheld=withheld.get(c["claim_id"])) for c in report["claims"]]
+    return out
 
 
 def prepare_check(store: Store, loaded: InputAnswer | tuple[str, InputAnswer], *, config: VerifierConfig,
@@ -227,13 +271,15 @@ def earlier_checks(store: Store, rev: str, report: dict[str, Any]) -> dict[str, 
     """For an answer revision verified before: the checks performed then, per claim the last status
     and configuration, the reviewers' judgements, and any newer revision that corrects this one.
     None for an answer checked for the first time."""
-    claims = [ClaimRecord(c["claim_id"], c["status"], bool(c["supported"]), "", "") for c in report["claims"]]
+    claims = [ClaimRecord(c["claim_id"], c["status"], bool(c["supported"]), "", "", record_audience(report))
+              for c in report["claims"]]
     return RecordSummary.load(store, rev).earlier(claims)
 
 
-def history(store: Store, claim_id: str) -> list[dict[str, Any]]:
-    """Every verification record of a claim, oldest first."""
-    rows = claim_history(store, claim_id)
+def history(store: Store, claim_id: str, *, audience: str = "internal") -> list[dict[str, Any]]:
+    """Every verification record of a claim made for ``audience``, oldest first (a public check's records
+    are not the internal history, nor the other way round)."""
+    rows = claim_history(store, claim_id, check_audience(audience))
     if not rows and not claim_known(store, claim_id):
         raise make_error("E504", where="CLAIM", ref=claim_id if len(claim_id) <= 80 else claim_id[:77] + "...")
     for row in rows:

@@ -18,7 +18,10 @@ __all__ = ["NOTE_RULES", "VerifierConfig", "load_config", "load_decision", "spli
 # Rules whose failures, measured on real text (`python -m benchmarks.realtext --by-rule`), fire about
 # as often on truly supported pairs as on unsupported ones: reported as notes, without effect, in the
 # general configuration. A domain configuration can make them vetoes again (`note_rules: []`).
-NOTE_RULES: tuple[str, ...] = ("GC402", "GC501", "GC502", "GC503", "GC504", "GC603", "GC901")
+# Lost condition (GC501) and broadened scope (GC502) are vetoes again since they read the frame of the
+# aligned clause (session 8): on the dev parts they cost no SICK or CLIMATE-FEVER pair and 1 point of
+# RTE recall, and cut the multi-domain suite's false support from 0.26 to 0.18.
+NOTE_RULES: tuple[str, ...] = ("GC402", "GC503", "GC504", "GC603", "GC901")
 
 
 def split_judge(value: str) -> tuple[str, str | None]:

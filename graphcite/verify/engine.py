@@ -328,8 +328,8 @@ def _part_status(part: AtomicClaim, verdicts: list[PairVerdict], resolved: Seque
         return ClaimStatus.UNSUPPORTED
     if not any(c.valid for c in resolved):
         return ClaimStatus.INVALID
-    supports = [v for v in verdicts if v.relation is Relation.SUPPORTS]
-    against = [v for v in verdicts if v.relation is Relation.CONTRADICTS]
+    supports = [v for v in verdicts if v.relation == Relation.SUPPORTS]
+    against = [v for v in verdicts if v.relation == Relation.CONTRADICTS]
     supporting_sources = {resolved[v.index].source_key for v in supports}
     # a conflict takes two current sources; a disagreement inside the cited source is only attached
     current_against = [c for c in contradicting if c.get("status") == "current"

@@ -7,7 +7,8 @@ copy the restricted figure. This module finds the origin. A claim's *decisive* c
 value no cited unit agrees with, and each content term that no cited unit and no public unit
 contains. A restricted unit is an origin when it is about the same subject (it holds at least half
 of the claim's content terms) and holds a decisive value (same number after unit conversion, same
-counted noun) or a decisive term. Candidates are the restricted units sharing most index terms with
+counted noun) or a decisive term. A unit is read with its heading path and, for a table row, the
+table's headers (:func:`unit_reading`): a row holds only its cells. Candidates are the restricted units sharing most index terms with
 the claim, ranked over the term index's postings of restricted units (one query for many claims; a
 batch reads each term's postings once).
 
@@ -17,6 +18,7 @@ claim's text is withheld wherever it would be shown.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +29,7 @@ from graphcite.models import ExtractedValue
 from graphcite.store import Store
 from graphcite.store.queries import verify as reads
 
-__all__ = ["MIN_SUBJECT_SHARE", "OriginQuery", "restricted_origin", "restricted_origins"]
+__all__ = ["MIN_SUBJECT_SHARE", "OriginQuery", "restricted_origin", "restricted_origins", "unit_reading"]
 
 CANDIDATES_PER_CLAIM = 20
 # share of the claim's content terms a restricted unit must hold to be about the same subject
@@ -75,12 +77,25 @@ def _value(row: Mapping[str, Any]) -> ExtractedValue:
                           role=row["role"], measured=row["measured"])
 
 
+def unit_reading(row: Mapping[str, Any]) -> str:
+    """What a unit says, read with where it says it: its heading path, a table row's headers, then its text.
+
+    A table row holds only the cells ("Zephyr | 45"); the headers ("Job | Rotation (days)") and the
+    headings above it say what the figure is. The subject test reads them all, so a restricted figure
+    that reaches a public answer from a table row is traced to it.
+    """
+    headings = json.loads(row.get("heading_path_json") or "[]")
+    headers = json.loads(row.get("table_headers_json") or "[]") if row.get("table_headers_json") else []
+    return "\n".join([*(str(h) for h in headings), *(str(h) for h in headers if h), row["text"]])
+
+
 def _units(store: Store, unit_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """Text and typed values of some units, in two queries."""
-    texts = reads.unit_texts(store, unit_ids)
-    values = reads.values_by_unit(store, texts)
-    return {unit_id: {"unit_id": unit_id, "text": text, "values": [_value(v) for v in values.get(unit_id, [])]}
-            for unit_id, text in texts.items()}
+    """Text, reading (text with headings and headers) and typed values of some units, in two queries."""
+    rows = reads.unit_contexts(store, unit_ids)
+    values = reads.values_by_unit(store, rows)
+    return {unit_id: {"unit_id": unit_id, "text": row["text"], "reading": unit_reading(row),
+                      "values": [_value(v) for v in values.get(unit_id, [])]}
+            for unit_id, row in rows.items()}
 
 
 def _candidates(store: Store, terms_per_query: list[set[str]]) -> dict[int, list[str]]:
@@ -109,7 +124,7 @@ def restricted_origins(store: Store, queries: Sequence[OriginQuery]) -> dict[str
         return {}
     cited = _units(store, {u for q in queries for u in q.cited_unit_ids if u})
     found = _units(store, {u for units in candidates.values() for u in units})
-    cited_terms = {u: _terms(row["text"]) for u, row in cited.items()}
+    cited_terms = {u: _terms(row["reading"]) for u, row in cited.items()}
     missing: list[set[str]] = []
     for q, terms in zip(queries, subject, strict=True):
         seen = set().union(*(cited_terms.get(u, set()) for u in q.cited_unit_ids))
@@ -130,7 +145,7 @@ def restricted_origins(store: Store, queries: Sequence[OriginQuery]) -> dict[str
             unit = found.get(unit_id)
             if unit is None or unit_id in q.cited_unit_ids:
                 continue
-            unit_terms = _terms(unit["text"])
+            unit_terms = _terms(unit["reading"])
             if subject[i] and len(subject[i] & unit_terms) < MIN_SUBJECT_SHARE * len(subject[i]):
                 continue
             if decisive_terms & unit_terms or any(_same_value(v, w) for v in decisive_values

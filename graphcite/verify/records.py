@@ -7,6 +7,10 @@ block). :class:`RecordSummary` holds that for one revision: read from the store 
 written, so a long-running process answers the next check without reading the records again. Its
 :attr:`~RecordSummary.fingerprint` (record, judgement and correction counts; all three tables are
 append-only) tells whether the store still says the same thing (:func:`graphcite.store.queries.check.record_counts`).
+
+A record carries the audience its verdict was made for, and the ``earlier`` block of a check counts
+only the records of the check's own audience: a public check never becomes the internal audience's
+last status, nor the other way round (:meth:`graphcite.audience.AudienceView.sees_record`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graphcite.audience import INTERNAL, record_audience
 from graphcite.store import Store
 from graphcite.store.queries.check import correcting_answers, earlier_by_claim, reviews_by_claim
 from graphcite.verify.config import VerifierConfig
@@ -34,10 +39,13 @@ class _Seen:
 
 @dataclass(slots=True)
 class RecordSummary:
-    """The earlier checks, judgements and corrections of one answer revision."""
+    """The earlier checks, judgements and corrections of one answer revision.
+
+    ``seen`` is keyed by (claim id, audience): each audience has its own last status.
+    """
 
     rev: str
-    seen: dict[str, _Seen] = field(default_factory=dict)
+    seen: dict[tuple[str, str], _Seen] = field(default_factory=dict)
     reviews: dict[str, dict[str, Any]] = field(default_factory=dict)
     corrected_by: list[str] = field(default_factory=list)
     records: int = 0
@@ -45,7 +53,8 @@ class RecordSummary:
     @classmethod
     def load(cls, store: Store, rev: str) -> RecordSummary:
         """The summary as the store holds it now (three small queries)."""
-        seen = {r["claim_id"]: _Seen(int(r["checks"]), r["last_at"], r["last_status"], r["last_config"])
+        seen = {(r["claim_id"], record_audience(r)): _Seen(int(r["checks"]), r["last_at"], r["last_status"],
+                                                            r["last_config"])
                 for r in earlier_by_claim(store, rev)}
         reviews = {r["claim_id"]: r for r in reviews_by_claim(store, rev)}
         return cls(rev, seen, reviews, correcting_answers(store, rev), sum(s.checks for s in seen.values()))
@@ -56,12 +65,15 @@ class RecordSummary:
         return self.records, sum(int(r["judgements"]) for r in self.reviews.values()), len(self.corrected_by)
 
     def earlier(self, claims: Sequence[ClaimRecord]) -> dict[str, Any] | None:
-        """The ``earlier`` block of a report whose claims are ``claims``; None before the first check."""
-        if not self.seen:
+        """The ``earlier`` block of a report whose claims are ``claims`` (records of their audience only);
+        None before the first check for that audience."""
+        audience = claims[0].audience if claims else INTERNAL
+        own = {claim_id: s for (claim_id, made_for), s in self.seen.items() if made_for == audience}
+        if not own:
             return None
         out = []
         for claim in claims:
-            seen = self.seen.get(claim.claim_id)
+            seen = own.get(claim.claim_id)
             review = self.reviews.get(claim.claim_id)
             item: dict[str, Any] = {"claim_id": claim.claim_id, "checks": seen.checks if seen else 0}
             if seen:
@@ -71,8 +83,8 @@ class RecordSummary:
                 item.update(judgements=int(review["judgements"]), contested=int(review["labels"]) > 1,
                             last_judged_at=str(review["last_at"]))
             out.append(item)
-        return {"checks": max(s.checks for s in self.seen.values()),
-                "last_verified_at": str(max(s.last_at for s in self.seen.values())),
+        return {"checks": max(s.checks for s in own.values()),
+                "last_verified_at": str(max(s.last_at for s in own.values())),
                 "corrected_by": list(self.corrected_by), "claims": out}
 
     def copy(self) -> RecordSummary:
@@ -83,9 +95,10 @@ class RecordSummary:
     def append(self, rows: list[dict[str, Any]]) -> None:
         """Count records just written: the newest record of a claim is the latest by time, then by insertion."""
         for row in rows:
-            seen = self.seen.get(row["claim_id"])
+            key = (row["claim_id"], record_audience(row))
+            seen = self.seen.get(key)
             if seen is None:
-                self.seen[row["claim_id"]] = _Seen(1, row["verified_at"], row["status"], row["config_hash"])
+                self.seen[key] = _Seen(1, row["verified_at"], row["status"], row["config_hash"])
                 continue
             seen.checks += 1
             if row["verified_at"] >= seen.last_at:
@@ -103,6 +116,7 @@ class ClaimRecord:
     supported: bool
     evidence_revisions_json: str
     result_json: str
+    audience: str = INTERNAL  # the audience the verdict was made for
 
 
 def result_json(claim: dict[str, Any], *, default: Callable[[Any], Any] = str) -> str:
@@ -112,12 +126,13 @@ def result_json(claim: dict[str, Any], *, default: Callable[[Any], Any] = str) -
 
 
 def claim_records(report: dict[str, Any]) -> list[ClaimRecord]:
-    """The record fields of every claim of ``report`` (claims carry their ``claim_id``)."""
+    """The record fields of every claim of ``report`` (claims carry their ``claim_id``; the report its audience)."""
     out = []
+    audience = record_audience(report)
     for claim in report["claims"]:
         revisions = sorted({c["revision"] for c in claim["citations"] if c.get("revision")})
         out.append(ClaimRecord(claim["claim_id"], claim["status"], bool(claim["supported"]), json.dumps(revisions),
-                               result_json(claim)))
+                               result_json(claim), audience))
     return out
 
 
@@ -131,4 +146,4 @@ def record_rows(rev: str, report: dict[str, Any] | Sequence[ClaimRecord], config
     return [{"record_id": hashlib.sha256(f"{c.claim_id}:{stamp}".encode()).hexdigest()[:16],
              "claim_id": c.claim_id, "answer_rev": rev, "config_hash": config_hash, "config_json": config_json,
              "evidence_revisions_json": c.evidence_revisions_json, "verified_at": now, "status": c.status,
-             "supported": c.supported, "result_json": c.result_json} for c in claims]
+             "supported": c.supported, "result_json": c.result_json, "audience": c.audience} for c in claims]

@@ -1,9 +1,11 @@
 """Citation integrity: resolve every citation of an answer against the store in a few bulk queries.
 
 Checks, in order: the source or unit exists (else "invented identifier"), the pinned revision exists
-(a non-current revision stays valid and is noted), the source is visible to the audience, the span lies
-inside the unit or document, and the quote equals the stored text at the offsets (drift and
+(a non-current revision stays valid and is noted), the span lies inside the unit or document, and the quote equals the stored text at the offsets (drift and
 paraphrase are reported). The quote shown to users is always rendered from the stored revision.
+For the public audience a restricted source, its revisions (old public ones too) and its units do not
+exist (:func:`graphcite.audience.verdict_may_use_restricted`): a citation of one is GC101 in the words
+a missing one gets, and GC103 never names a restricted revision.
 
 A quote that is not verbatim may still stand when it makes its changes explicit (ellipses, bracketed
 insertions) or differs only typographically (curly quotes, dashes, spaces): see
@@ -29,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graphcite.audience import restricted_keys, verdict_may_use_restricted
 from graphcite.models import CitationRef, ExtractedValue
 from graphcite.store import Store
 from graphcite.store.queries import resolve as reads
@@ -91,29 +94,35 @@ def _value(row: dict[str, Any], offset: int) -> ExtractedValue:
 class _Fetched:
     """The store rows one answer needs, fetched in bulk."""
 
-    def __init__(self, store: Store, refs: Sequence[CitationRef]) -> None:
+    def __init__(self, store: Store, refs: Sequence[CitationRef], hidden: frozenset[str] = frozenset()) -> None:
+        """``hidden``: keys of sources the audience may not see; their rows are left out as if never stored."""
         chunk_ids = {r.chunk_id for r in refs if r.chunk_id}
         keys = {r.source for r in refs if r.source}
         pinned = {r.revision for r in refs if r.revision}
-        self.units: dict[str, dict[str, Any]] = {row["unit_id"]: row for row in reads.units_by_id(store, chunk_ids)}
+        self.units: dict[str, dict[str, Any]] = {row["unit_id"]: row for row in reads.units_by_id(store, chunk_ids)
+                                                 if row["source_key"] not in hidden}
         keys |= {u["source_key"] for u in self.units.values()}
-        self.sources: dict[str, dict[str, Any]] = {row["key"]: row for row in reads.sources_by_key(store, keys)}
-        self.aliases, self.alias_problems = source_aliases(store, keys - set(self.sources))
+        self.sources: dict[str, dict[str, Any]] = {row["key"]: row for row in reads.sources_by_key(store, keys - hidden)}
+        self.aliases, self.alias_problems = source_aliases(store, keys - set(self.sources), hidden=hidden)
         for row in reads.sources_by_key(store, set(self.aliases.values()) - set(self.sources)):
             self.sources[row["key"]] = row
         revision_ids = {s["current_revision"] for s in self.sources.values()}
         revision_ids |= {u["revision_id"] for u in self.units.values()}
         self.revisions: dict[str, dict[str, Any]] = {
-            row["revision_id"]: row for row in reads.revisions_by_id(store, revision_ids | pinned)}
+            row["revision_id"]: row for row in reads.revisions_by_id(store, revision_ids | pinned)
+            if row["source_key"] not in hidden}
         # a revision pinned by a content-hash prefix (rare): one query per prefix
         for prefix in sorted(p for p in pinned if p not in self.revisions and len(p) >= 8):
             for row in reads.revisions_by_hash_prefix(store, prefix):
-                self.revisions[row["revision_id"]] = row
+                if row["source_key"] not in hidden:
+                    self.revisions[row["revision_id"]] = row
         self.by_content = {r["content_hash"]: rid for rid, r in self.revisions.items()}
         self.rev_units: dict[str, list[dict[str, Any]]] = {}
         self.values: dict[str, list[dict[str, Any]]] = {}
         self.superseded_by: dict[str, list[tuple[str, str | None]]] = {}
         for row in reads.supersessions(store, self.sources):
+            if row["from_key"] in hidden:  # a restricted source's supersession is its own text
+                continue
             pair = (row["from_key"], row["effective"])
             if pair not in self.superseded_by.setdefault(row["to_key"], []):
                 self.superseded_by[row["to_key"]].append(pair)
@@ -148,17 +157,19 @@ class _Fetched:
         return self.revisions.get(source["current_revision"]) if source else None
 
 
-def source_aliases(store: Store, names: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+def source_aliases(store: Store, names: set[str], *,
+                   hidden: frozenset[str] = frozenset()) -> tuple[dict[str, str], dict[str, str]]:
     """Source keys for names that are not keys, as producers cite: ``({name: key}, {name: problem})``.
 
     A URL matches the ``url:`` in a source's front matter; a path matches the source key it ends with
     (``/data/corpus/decisions/dr-017.md`` -> ``decisions/dr-017.md``); a bare file name matches the
     source with that file name (or, failing that, that name without its extension); anything else
     matches a source's title. A name that fits several sources is a problem (GC101), never a guess.
+    Sources in ``hidden`` (restricted, for the public audience) are not matched, listed or counted.
     """
     if not names:
         return {}, {}
-    rows = reads.source_alias_rows(store)
+    rows = [r for r in reads.source_alias_rows(store) if r["key"] not in hidden]
     aliases: dict[str, str] = {}
     problems: dict[str, str] = {}
     for name in sorted(names):
@@ -253,9 +264,6 @@ def _resolve_one(ref: CitationRef, fetched: _Fetched, audience: str) -> Resolved
     if revision["revision_id"] != source["current_revision"]:
         cit.note("GC103", f"cites revision {revision['revision_id']} (seq {revision['seq']}); "
                           f"current is {source['current_revision']}")
-    if audience == "public" and revision["visibility"] == "restricted":
-        cit.fail("GC104", f"{revision['source_key']} is restricted and the audience is public")
-        return cit
     if ref.defect:
         cit.fail("GC105", ref.defect)
         return cit
@@ -451,7 +459,10 @@ def resolve_citations(store: Store, refs: Sequence[CitationRef], *, audience: st
     A citation without a span (a source, a unit, or a document and pages) is located: see
     :mod:`graphcite.verify.locate`.
     """
-    fetched = _Fetched(store, refs)
+    # for the public a restricted source does not exist: its rows are never read into the verdict, so a
+    # citation of one fails exactly as a citation of a missing source does (GC101, the same words)
+    hidden = frozenset() if verdict_may_use_restricted(audience) else restricted_keys(store)
+    fetched = _Fetched(store, refs, hidden)
     located = [_resolve_one(ref, fetched, audience) for ref in refs]
     _locate_evidence(store, located, fetched, audience)
     spans = [(c.revision_id, c.start, c.end) for c in located

@@ -30,13 +30,13 @@ from graphcite.verify.engine import (
     PairVerdict,
     PartVerdict,
     _active_rules,
-    _aligned,
     _claim_status,
     _joint_members,
     _pair_key,
     _PairKey,
     _part_status,
     _whole,
+    evaluate_pair,
     verify_report,
 )
 from graphcite.verify.evidence import Evidence
@@ -133,23 +133,13 @@ def _relation(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig) ->
     kept = _RELATIONS.get(key) if key is not None else MISSING
     if isinstance(kept, _Relation):
         return kept
-    judged = _aligned(claim, evidence, config)
-    groups = _lean_rules(config)
-    contradicted = None
-    relation = judged.label
-    if judged.label == "supports":
-        for effect in SEVERITY:  # the most severe effect among the failures decides
-            if _fails(groups[effect], claim, evidence):
-                contradicted = effect == "contradicts"
-                relation = effect
-                break
-        else:
-            contradicted = False
-    elif judged.score >= config.mention_threshold:
-        contradicted = _fails(groups["contradicts"], claim, evidence)
-        if contradicted:
-            relation = "contradicts"
-    found = _Relation(relation, judged.score, contradicted)
+    # the one decision: the full pair verdict (the calibrated model and the notes included); a lean
+    # re-derivation drifted from it once the decision stopped being a plain share threshold
+    full = evaluate_pair(claim, evidence, config)
+    relation = full.relation
+    contradicted = any(f.outcome == "fail" and f.effect == "contradicts" for f in full.findings)
+    score = full.support_score
+    found = _Relation(relation, score, contradicted)
     if key is not None:
         _RELATIONS.put(key, found)
     return found

@@ -131,18 +131,22 @@ def test_cli_chain_and_audit_print_nothing_restricted(restricted_db: tuple[Path,
     assert "claim text withheld: restricted-origin" in claim_texts
 
 
-def test_old_internal_records_are_scrubbed_in_parquet(restricted_store: Store, tmp_path: Path) -> None:
+def test_public_parquet_holds_only_public_records_scrubbed(restricted_store: Store, tmp_path: Path) -> None:
+    """Records carry their audience (issue 23 item 10): a public export holds the public records only, and
+    a stored citation of a restricted key in them is reduced to its placeholder."""
+    export(restricted_store, "parquet", tmp_path / "internal", answer="restricted-demo")
     export(restricted_store, "parquet", tmp_path / "pq", answer="restricted-demo", audience="public")
+    internal = pq.read_table(tmp_path / "internal" / "verification.parquet").to_pylist()
     rows = pq.read_table(tmp_path / "pq" / "verification.parquet").to_pylist()
+    assert {r["audience"] for r in internal} == {"internal"}
+    assert {r["audience"] for r in rows} == {"public"} and len(rows) == len(internal)
     reports = [json.loads(r["result_json"]) for r in rows]
-    assert {r["audience"] for r in reports if "audience" in r} <= {"internal", "public"}
     timeout = [r for r in reports if r.get("text") == CLAIMS["clean_timeout"]]
-    assert len(timeout) == 2  # the internal record and the public one
-    for report in timeout:
-        restricted = [c for c in report["citations"] if c.get("restricted")]
-        assert len(restricted) == 1 and restricted[0]["source"].startswith("restricted-source-")
-        assert set(restricted[0]) <= {"index", "relation", "valid", "role", "support_score", "unit_status", "source",
-                                      "revision", "unit_id", "chunk_id", "findings", "restricted"}
+    assert len(timeout) == 1
+    restricted = [c for c in timeout[0]["citations"] if c.get("restricted")]
+    assert len(restricted) == 1 and restricted[0]["source"].startswith("restricted-source-")
+    assert set(restricted[0]) <= {"index", "relation", "valid", "role", "support_score", "unit_status", "source",
+                                  "revision", "unit_id", "chunk_id", "findings", "restricted"}
     links = pq.read_table(tmp_path / "pq" / "source_link.parquet").to_pylist()
     assert {(r["from_key"], r["relation"]) for r in links} >= {("posts/rotation.md", "derived_from")}
     assert all(not r["from_key"].startswith("restricted-") for r in links)

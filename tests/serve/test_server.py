@@ -184,10 +184,15 @@ def test_review_form_records_judgements_and_shows_contested(live: LiveServer, li
         assert "dana says contradicts" in block.text_content() and "Agreed" in block.text_content()
         assert "Your judgement was recorded" in again.text
         sign_in(eli, live.tokens["eli"], answer_path)
-        as_json = eli.post("/review/annotations", data={**fields, "label": "supports", "rationale": "reads it as a match"},
+        eli_page = lxml.html.fromstring(eli.get(answer_path).text)  # the CSRF token is eli's own session's
+        eli_form = eli_page.xpath(
+            f'//form[.//input[@name="claim_id"][@value="{claim["claim_id"]}"] and .//input[@name="citation"][@value="0"]]')[0]
+        eli_fields = {i.get("name"): i.get("value") for i in eli_form.xpath(".//input[@type='hidden']")}
+        assert eli_fields.get("csrf") != fields.get("csrf")  # rotated at sign-in
+        as_json = eli.post("/review/annotations", data={**eli_fields, "label": "supports", "rationale": "reads it as a match"},
                            headers={"accept": "application/json"})  # what review.js sends
         assert as_json.status_code == 201 and as_json.json()["reviewer"] == "eli"
-        spoofed = eli.post("/review/annotations", data={**fields, "reviewer": "dana"})
+        spoofed = eli.post("/review/annotations", data={**eli_fields, "reviewer": "dana"})
         assert spoofed.status_code == 400 and spoofed.json()["error"]["code"] == "E201"
         contested = client.get("/review/annotations?contested=true")
         row = [tr for tr in lxml.html.fromstring(contested.text).xpath("//tbody/tr") if claim["claim_id"] in

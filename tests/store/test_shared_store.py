@@ -122,7 +122,7 @@ def test_ingests_a_checker_and_reviewers_at_once_lose_nothing(checked_url: str, 
     runs = [cli("ingest", str(extra), db=checked_url, cwd=tmp_path),
             cli("ingest", str(extra), str(CORPUS), db=checked_url, cwd=tmp_path),
             cli("check", str(ANSWERS / "clean.json"), "--json", db=checked_url, cwd=tmp_path)]
-    runs += [cli("annotate", claim, "--citation", "0", "--label", "supports", "--rationale", f"checked by r{i}",
+    runs += [cli("annotate", claim, "--citation", "1", "--label", "supports", "--rationale", f"checked by r{i}",
                  "--reviewer", f"r{i}", db=checked_url, cwd=tmp_path) for i in range(4)]
     done = [run.communicate(timeout=600) for run in runs]
     assert [run.returncode for run in runs] == [0] * len(runs), done

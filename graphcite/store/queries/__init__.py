@@ -23,16 +23,19 @@ RESTRICTED_KEYS_SQL = """
     UNION SELECT source_key FROM source_revision WHERE visibility = 'restricted'"""
 
 
-def latest_verification(store: Store, claim_id: str, columns: str = "*") -> dict[str, Any] | None:
-    """The newest verification record of one claim (``columns`` of it), or None if it was never verified."""
-    return store.row(f"SELECT {columns} FROM verification WHERE claim_id = ? ORDER BY {NEWEST_FIRST} LIMIT 1",
-                     [claim_id])
+def latest_verification(store: Store, claim_id: str, columns: str = "*", *,
+                        audience: str = "internal") -> dict[str, Any] | None:
+    """The newest verification record of one claim made for ``audience`` (``columns`` of it), or None if it
+    was never verified for that audience (a record made for another audience is never this one's latest)."""
+    return store.row(f"SELECT {columns} FROM verification WHERE claim_id = ? AND audience = ? "
+                     f"ORDER BY {NEWEST_FIRST} LIMIT 1", [claim_id, audience])
 
 
 def newest_per_claim_sql(where: str, columns: str = "*") -> str:
-    """SQL for every verification record matching ``where``, with ``newest`` = 1 on each claim's latest one."""
-    return (f"SELECT {columns}, row_number() OVER (PARTITION BY claim_id ORDER BY {NEWEST_FIRST}) AS newest "
-            f"FROM verification WHERE {where}")
+    """SQL for every verification record matching ``where``, with ``newest`` = 1 on each claim's latest one
+    per audience (a record made for one audience is never another audience's latest)."""
+    return (f"SELECT {columns}, row_number() OVER (PARTITION BY claim_id, audience ORDER BY {NEWEST_FIRST}) "
+            f"AS newest FROM verification WHERE {where}")
 
 
 Key = TypeVar("Key", bound=Hashable)

@@ -20,6 +20,7 @@ __all__ = [
     "answer_summaries",
     "atomic_parts",
     "claim_by_id",
+    "claim_ids_starting",
     "claims_by_id",
 ]
 
@@ -83,3 +84,9 @@ def claim_by_id(store: Store, claim_id: str) -> Row | None:
     """``claim_id, answer_rev, ordinal, part, parent_id, text`` of one claim (input claim or atomic part),
     or None."""
     return store.row(f"SELECT {_CLAIM_COLUMNS} FROM claim WHERE claim_id = ?", [claim_id])
+
+
+def claim_ids_starting(store: Store, prefix: str, limit: int = 6) -> list[str]:
+    """Up to ``limit`` claim ids that start with ``prefix`` (letters and digits only: nothing to escape)."""
+    rows = store.rows("SELECT claim_id FROM claim WHERE claim_id LIKE ? ORDER BY claim_id LIMIT ?", [prefix + "%", limit])
+    return [r["claim_id"] for r in rows]

@@ -22,13 +22,14 @@ def answer_stored(store: Store, rev: str) -> bool:
 
 
 def earlier_by_claim(store: Store, rev: str) -> list[dict[str, Any]]:
-    """Per claim of ``rev`` verified before: ``checks``, ``last_at``, ``last_status``, ``last_config``."""
+    """Per claim of ``rev`` and audience verified before: ``audience``, ``checks``, ``last_at``, ``last_status``,
+    ``last_config``."""
     return store.rows(f"""
-        SELECT claim_id, count(*) AS checks, max(verified_at) AS last_at,
+        SELECT claim_id, audience, count(*) AS checks, max(verified_at) AS last_at,
                max(CASE WHEN newest = 1 THEN status END) AS last_status,
                max(CASE WHEN newest = 1 THEN config_hash END) AS last_config
-        FROM ({newest_per_claim_sql("answer_rev = ?", "claim_id, verified_at, status, config_hash")}) v
-        GROUP BY claim_id""", [rev])
+        FROM ({newest_per_claim_sql("answer_rev = ?", "claim_id, audience, verified_at, status, config_hash")}) v
+        GROUP BY claim_id, audience""", [rev])
 
 
 def reviews_by_claim(store: Store, rev: str) -> list[dict[str, Any]]:
@@ -71,12 +72,14 @@ def record_counts(store: Store, revs: Iterable[str]) -> dict[str, tuple[int, int
     return {r["answer_rev"]: (int(r["v"]), int(r["a"]), int(r["c"])) for r in rows}
 
 
-def claim_history(store: Store, claim_id: str) -> list[dict[str, Any]]:
-    """Every verification record of a claim, oldest first (``evidence_revisions_json`` still encoded)."""
+def claim_history(store: Store, claim_id: str, audience: str = "internal") -> list[dict[str, Any]]:
+    """Every verification record of a claim made for ``audience``, oldest first (``evidence_revisions_json``
+    still encoded)."""
     return store.rows("""
         SELECT record_id, claim_id, answer_rev, config_hash, evidence_revisions_json,
-               CAST(verified_at AS VARCHAR) AS verified_at, status, supported
-        FROM verification WHERE claim_id = ? ORDER BY verified_at, record_id""", [claim_id])
+               CAST(verified_at AS VARCHAR) AS verified_at, status, supported, audience
+        FROM verification WHERE claim_id = ? AND audience = ? ORDER BY verified_at, record_id""",
+                      [claim_id, audience])
 
 
 def claim_known(store: Store, claim_id: str) -> bool:

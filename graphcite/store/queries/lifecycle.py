@@ -14,6 +14,7 @@ from typing import Any
 
 from graphcite.store.base import Store
 from graphcite.store.dialect import DUCKDB, Dialect
+from graphcite.store.queries import RESTRICTED_KEYS_SQL
 
 __all__ = [
     "STALE_SQL",
@@ -61,7 +62,7 @@ def stale_sql(with_acceptances: bool, dialect: Dialect = DUCKDB) -> str:
     """
     revisions = dialect.json_strings("evidence_revisions_json")
     relied = _RELIED.format(kind="verification", id="record_id", at="verified_at", revisions=revisions,
-                            table="(SELECT *, rowid AS row_order FROM verification) v")
+                            table="(SELECT *, rowid AS row_order FROM verification WHERE audience = 'internal') v")
     if with_acceptances:
         relied += "\n    UNION ALL" + _RELIED.format(kind="acceptance", id="acceptance_id", at="accepted_at",
                                                     revisions=revisions, table=_LATEST_ACCEPTANCES)
@@ -87,7 +88,7 @@ SELECT h.claim_id, h.relied, h.relied_id, h.relied_at, h.revision_id AS old_revi
        h.new_revision, h.revised, h.restricted, h.superseded
 FROM hit h
 WHERE h.relied = 'acceptance' OR NOT EXISTS (
-    SELECT 1 FROM verification w WHERE w.claim_id = h.claim_id
+    SELECT 1 FROM verification w WHERE w.claim_id = h.claim_id AND w.audience = 'internal'
       AND (w.verified_at > h.relied_at OR (w.verified_at = h.relied_at AND w.rowid > h.row_order)))
 ORDER BY h.claim_id, h.relied, h.source_key, h.relied_id, h.revision_id
 """
@@ -200,18 +201,20 @@ def revision_of_source(store: Store, key: str, revision: str) -> str | None:
 
 _SEARCH_SQL = """
 WITH q AS (SELECT unnest(?::INTEGER[]) AS qi, unnest(?::VARCHAR[]) AS term),
+hidden AS ({hidden}),
 df AS (SELECT p.term, count(*) AS n FROM term_posting p WHERE p.term IN (SELECT DISTINCT term FROM q)
-       GROUP BY p.term),
-total AS (SELECT count(*) AS n FROM evidence_unit),
+       AND p.unit_id NOT IN (SELECT unit_id FROM hidden) GROUP BY p.term),
+total AS (SELECT count(*) AS n FROM evidence_unit WHERE unit_id NOT IN (SELECT unit_id FROM hidden)),
 hits AS (SELECT q.qi, p.unit_id, sum(ln(1 + (t.n - df.n + 0.5) / (df.n + 0.5))) AS weight
          FROM q JOIN df ON df.term = q.term CROSS JOIN total t JOIN term_posting p ON p.term = q.term
+         WHERE p.unit_id NOT IN (SELECT unit_id FROM hidden)
          GROUP BY q.qi, p.unit_id),
 ranked AS (SELECT *, row_number() OVER (PARTITION BY qi ORDER BY weight DESC, unit_id) AS rk FROM hits)
 SELECT r.qi, r.weight, u.unit_id, u.source_key, u.revision_id, u.start, u."end", u.text, u.status AS unit_status,
        u.heading_path_json, rev.status AS revision_status, rev.title, rev.kind, rev.visibility,
        s.current_revision = u.revision_id AS latest,
-       EXISTS (SELECT 1 FROM source_link l WHERE l.to_key = u.source_key AND l.relation = 'supersedes')
-           AS superseded_by_link
+       EXISTS (SELECT 1 FROM source_link l WHERE l.to_key = u.source_key AND l.relation = 'supersedes'
+               AND l.declared_in NOT IN (SELECT revision_id FROM hidden_revisions)) AS superseded_by_link
 FROM ranked r JOIN evidence_unit u ON u.unit_id = r.unit_id
 JOIN source_revision rev ON rev.revision_id = u.revision_id
 JOIN source s ON s.key = u.source_key
@@ -219,15 +222,26 @@ WHERE r.rk <= ?
 ORDER BY r.qi, r.weight DESC, u.unit_id"""
 
 
-def search_units(store: Store, query_index: Sequence[int], terms: Sequence[str], limit: int) -> list[Row]:
+# for the public audience the units, revisions (and the supersessions they declare) of restricted sources do
+# not exist: they neither rank, nor weigh a term, nor mark a public unit superseded
+_HIDDEN_UNITS = f"SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})"
+_HIDDEN_REVISIONS = f"SELECT revision_id FROM source_revision WHERE source_key IN ({RESTRICTED_KEYS_SQL})"
+_NOTHING_UNITS = "SELECT unit_id FROM evidence_unit WHERE false"
+_NOTHING_REVISIONS = "SELECT revision_id FROM source_revision WHERE false"
+
+
+def search_units(store: Store, query_index: Sequence[int], terms: Sequence[str], limit: int, *,
+                 public: bool = False) -> list[Row]:
     """The best ``limit`` units per query by BM25-style term weight over the term index.
 
     ``query_index[i]`` names the query that ``terms[i]`` belongs to (the two lists run in parallel).
     Each row: ``qi, weight``, the unit (``unit_id, source_key, revision_id, start, end, text,
     unit_status, heading_path_json``), its revision (``revision_status, title, kind, visibility``),
     ``latest`` (the revision is its source's current one) and ``superseded_by_link``; ordered by query,
-    then weight, then unit id.
+    then weight, then unit id. ``public``: restricted sources are left out of everything, weights included.
     """
     if not terms:
         return []
-    return store.rows(_SEARCH_SQL, [list(query_index), list(terms), limit])
+    sql = _SEARCH_SQL.replace("{hidden}", _HIDDEN_UNITS if public else _NOTHING_UNITS).replace(
+        "hidden_revisions", f"({_HIDDEN_REVISIONS if public else _NOTHING_REVISIONS}) hr")
+    return store.rows(sql, [list(query_index), list(terms), limit])

@@ -149,11 +149,13 @@ def adopted_citations(store: Store) -> list[Row]:
 
 
 def latest_results(store: Store, claim_ids: Iterable[str]) -> dict[str, str]:
-    """Claim id -> ``result_json`` of its newest verification record, for the claims ever verified."""
+    """Claim id -> ``result_json`` of its newest internal verification record, for the claims ever verified
+    (a public check's record is never the verdict a maintained document is built on)."""
     ids = set(claim_ids)
     if not ids:
         return {}
     where, params = store.in_list("claim_id", ids)
+    where = f"audience = 'internal' AND {where}"
     return {r["claim_id"]: r["result_json"] for r in store.rows(
         f"SELECT claim_id, result_json FROM ({newest_per_claim_sql(where, 'claim_id, result_json')}) v "
         "WHERE newest = 1 ORDER BY claim_id", params)}

@@ -38,6 +38,7 @@ __all__ = [
     "stored_answer_revs",
     "term_frequencies",
     "term_postings",
+    "unit_contexts",
     "unit_texts",
     "units_with_terms",
     "values_by_unit",
@@ -215,6 +216,17 @@ def unit_texts(store: Store, unit_ids: Iterable[str]) -> dict[str, str]:
             [sorted(ids)])}
 
     return _keyed(store, "unit text", unit_ids, read)
+
+
+def unit_contexts(store: Store, unit_ids: Iterable[str]) -> dict[str, Row]:
+    """``{unit_id: row}`` with ``text``, ``heading_path_json`` and ``table_headers_json`` for the units among
+    ``unit_ids`` the store holds: what a unit says together with where it says it (a table row's headers)."""
+    def read(ids: set[str]) -> dict[str, Row]:
+        return {r["unit_id"]: r for r in store.rows(
+            "SELECT unit_id, text, heading_path_json, table_headers_json FROM evidence_unit "
+            "WHERE unit_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY unit_id", [sorted(ids)])}
+
+    return _keyed(store, "unit context", unit_ids, read)
 
 
 def values_by_unit(store: Store, unit_ids: Iterable[str]) -> dict[str, list[Row]]:

@@ -131,8 +131,9 @@ def _narrowed_subject(claim: AtomicClaim, evidence: Evidence) -> str | None:
     """The evidence clause speaks of a restricted part of the claim's class: "every vendor is paid"
     against "vendors with a signed contract are paid", "only Studio members may ..."."""
     subject = (claim.subject or "").strip()
-    if evidence.block_type == "table_row" or not subject or _ANAPHORIC.search(claim.text):
-        return None
+    if evidence.block_type == "table_row" or not subject or _ANAPHORIC.search(claim.text) \
+            or re.search(r"\d", subject):
+        return None  # "under 40% of voters" counts a share, it names no class
     if not (_generic(claim) and (subject.split()[0].lower() in _UNIVERSAL or not _DETERMINED.match(subject))):
         return None  # the class must be the claim's subject ("every vendor", "vendors"), not an object
     mine, theirs = aligned_frames(claim.text, evidence.quote)
@@ -142,7 +143,7 @@ def _narrowed_subject(claim: AtomicClaim, evidence: Evidence) -> str | None:
         return None  # the evidence clause is about something else: the subject rules speak for that
     claim_terms = support_terms(claim.sentence or claim.text)
     lost = [r for r in theirs.scope if support_terms(r) - claim_terms]
-    if theirs.subject.lower().startswith("only ") and support_terms(theirs.subject) - claim_terms:
+    if re.match(r"only\s+[^\W\d]", theirs.subject, re.I) and support_terms(theirs.subject) - claim_terms:
         lost.append(theirs.subject)
     if not lost:
         return None

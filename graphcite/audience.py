@@ -1,0 +1,409 @@
+"""The one audience decision: what an audience may see of a source, revision, unit, claim, record and judgement.
+
+Two audiences. ``internal`` sees everything. ``public`` sees nothing of a *restricted* source: a source
+whose current visibility is restricted, or any of whose revisions ever was (the more restrictive
+reading wins, so the old public revisions of a source that is restricted now are hidden too). Every
+path that answers the public (the command line, the HTTP API, the review pages, every export, the
+graph questions, ``answerable``, ``check-summary``) asks this module, so the answer cannot drift
+between them. What it decides:
+
+* **sources, revisions, units** (:meth:`AudienceView.sees_source`, ``sees_revision``, ``sees_unit``):
+  for the public a restricted one does not exist. A request for it gets the words a missing one gets
+  (:func:`missing_unit`), and a verdict is computed as if it were not in the store.
+* **verdicts** (:func:`verdict_may_use_restricted`): a public verdict may not depend on restricted
+  content at all, not even through a finding that says "withheld" (that would be an oracle: try
+  figures until the finding appears). The restricted-origin test runs for the internal audience only.
+* **stored things shown to the public** (:class:`Redactor`): restricted sources named by stored
+  claims, records and lineage keep their place under placeholders (``restricted-source-1``) but lose
+  every identifier, title and text.
+* **claims** (:meth:`AudienceView.claim_text`): a stored claim whose text launders a restricted
+  figure is withheld (the reason comes from :func:`graphcite.graph.redact.withheld_claims`).
+* **verification records** (:meth:`AudienceView.sees_record`): a record carries the audience it was
+  made for; a verdict made for one audience is never another audience's latest.
+* **judgements** (:meth:`AudienceView.judgement`): a reviewer's rationale on a withheld claim is
+  withheld with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphcite.errors import GraphciteError, NotFoundError, make_error
+from graphcite.store import Store
+
+__all__ = [
+    "AUDIENCES",
+    "CITATION_IDS",
+    "INTERNAL",
+    "ORIGIN_RULE",
+    "PUBLIC",
+    "WITHHELD_RATIONALE",
+    "WITHHELD_REASON",
+    "WITHHELD_TEXT",
+    "AudienceView",
+    "Redactor",
+    "RestrictedSet",
+    "audience_view",
+    "check_audience",
+    "is_restricted_citation",
+    "missing_unit",
+    "record_audience",
+    "restricted_keys",
+    "restricted_set",
+    "scrub_report",
+    "verdict_may_use_restricted",
+    "visible_unit",
+    "withheld_report",
+]
+
+PUBLIC = "public"
+INTERNAL = "internal"
+AUDIENCES = (PUBLIC, INTERNAL)
+
+WITHHELD_TEXT = "[claim text withheld for the public audience]"
+WITHHELD_RATIONALE = "[rationale withheld with the claim's text]"
+
+
+def check_audience(audience: str, where: str = "--audience") -> str:
+    """The audience, or E104 when it is neither public nor internal."""
+    if audience not in AUDIENCES:
+        raise make_error("E104", where=where, audience=audience)
+    return audience
+
+
+def verdict_may_use_restricted(audience: str) -> bool:
+    """Whether a verdict for ``audience`` may read restricted content (internal: yes; public: never).
+
+    A public verdict is the verdict a store without the restricted sources would give: no status,
+    finding, score or timing of it may change when a restricted figure changes.
+    """
+    return check_audience(audience) == INTERNAL
+
+
+def record_audience(record: Mapping[str, Any]) -> str:
+    """The audience a verification record (a row or its report) was made for; internal when unsaid."""
+    audience = record.get("audience")
+    return audience if audience in AUDIENCES else INTERNAL
+
+
+# ----------------------------------------------------------------------------------------------
+# what is restricted
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class RestrictedSet:
+    """Every restricted source of the store with its revisions and units (their ids and titles).
+
+    A source counts as restricted when its current visibility is restricted or when any of its
+    revisions was: the more restrictive reading wins, also for records made before a change.
+    """
+
+    keys: dict[str, str | None] = field(default_factory=dict)  # key -> title
+    revisions: dict[str, str | None] = field(default_factory=dict)  # revision id -> title
+    units: set[str] = field(default_factory=set)
+
+
+def restricted_keys(store: Store) -> frozenset[str]:
+    """The keys of the store's restricted sources (one query): enough to filter rows that carry a key."""
+    from graphcite.store.queries import graph as q
+
+    return frozenset(r["key"] for r in q.restricted_sources(store))
+
+
+def restricted_set(store: Store) -> RestrictedSet:
+    """The store's restricted sources, revisions and units, in three queries (empty stores: one)."""
+    from graphcite.store.queries import graph as q
+
+    found = RestrictedSet()
+    keys = q.restricted_sources(store)
+    if not keys:
+        return found
+    found.keys = {r["key"]: r["title"] for r in keys}
+    found.revisions = {r["revision_id"]: r["title"] for r in q.restricted_revisions(store)}
+    found.units = q.restricted_unit_ids(store)
+    return found
+
+
+# ----------------------------------------------------------------------------------------------
+# placeholders for stored things that name a restricted source
+# ----------------------------------------------------------------------------------------------
+
+# unit and revision ids are 16 lowercase hex digits
+_HEX_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{16}(?![0-9a-f])")
+
+
+def _names_pattern(keys: Sequence[str], titles: Sequence[str]) -> re.Pattern[str] | None:
+    """One pattern for whole keys and titles inside text: ``a.md`` is not found inside ``data.md``."""
+    alternatives = []
+    if keys:
+        listed = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+        alternatives.append(rf"(?<![\w.\-])(?:{listed})(?![\w\-])")
+    if titles:
+        listed = "|".join(re.escape(t) for t in sorted(titles, key=len, reverse=True))
+        alternatives.append(rf"(?<!\w)(?:{listed})(?!\w)")
+    return re.compile("|".join(alternatives)) if alternatives else None
+
+
+class Redactor:
+    """Placeholders for restricted sources, revisions and units (public audience); identity otherwise.
+
+    Placeholders are numbered in sorted order of the store's restricted ids, so the same store gives
+    the same names; :meth:`scrub` replaces any restricted key, title, revision or unit id inside a
+    free-text string.
+    """
+
+    def __init__(self, restricted_keys: Iterable[str] = (), restricted_revisions: Iterable[str] = (),
+                 restricted_units: Iterable[str] = (), titles: Iterable[str | None] = ()) -> None:
+        self.keys = {k: f"restricted-source-{i}" for i, k in enumerate(sorted(set(restricted_keys)), 1)}
+        self.revisions = {r: f"restricted-revision-{i}" for i, r in enumerate(sorted(set(restricted_revisions)), 1)}
+        self.units = {u: f"restricted-unit-{i}" for i, u in enumerate(sorted(set(restricted_units)), 1)}
+        self.titles = sorted({t for t in titles if t and len(t) > 3}, key=len, reverse=True)
+        names = {**{k: v for k, v in self.keys.items() if not _HEX_ID.fullmatch(k)},
+                 **{t: "[restricted]" for t in self.titles}}
+        self._names = names
+        self._ids = {**self.revisions, **self.units, **{k: v for k, v in self.keys.items() if _HEX_ID.fullmatch(k)}}
+        self._pattern = _names_pattern([k for k in self.keys if k in names], self.titles)
+
+    @classmethod
+    def from_set(cls, restricted: RestrictedSet) -> Redactor:
+        return cls(restricted.keys, restricted.revisions, restricted.units,
+                   [*restricted.keys.values(), *restricted.revisions.values()])
+
+    @property
+    def active(self) -> bool:
+        return bool(self.keys or self.revisions or self.units)
+
+    def key(self, key: str | None) -> str | None:
+        return self.keys.get(key, key) if key else key
+
+    def revision(self, revision: str | None) -> str | None:
+        return self.revisions.get(revision, revision) if revision else revision
+
+    def unit(self, unit_id: str | None) -> str | None:
+        return self.units.get(unit_id, unit_id) if unit_id else unit_id
+
+    def is_restricted(self, *, key: str | None = None, revision: str | None = None, unit: str | None = None) -> bool:
+        return bool((key and key in self.keys) or (revision and revision in self.revisions)
+                    or (unit and unit in self.units))
+
+    def scrub(self, text: Any) -> Any:
+        """Replace restricted identifiers and titles inside a string; other values unchanged."""
+        if not isinstance(text, str) or not self.active:
+            return text
+        if self._pattern is not None:
+            text = self._pattern.sub(lambda m: self._names[m.group(0)], text)
+        if self._ids:
+            text = _HEX_ID.sub(lambda m: self._ids.get(m.group(0), m.group(0)), text)
+        return text
+
+    def scrub_json(self, value: Any) -> Any:
+        """:meth:`scrub` applied to every string (keys too) of a JSON value."""
+        if isinstance(value, dict):
+            return {self.scrub(k): self.scrub_json(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.scrub_json(v) for v in value]
+        return self.scrub(value)
+
+
+# ----------------------------------------------------------------------------------------------
+# the view of one audience
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class AudienceView:
+    """What one audience may see of this store: every decision the module doc lists, in one place."""
+
+    audience: str
+    restricted: RestrictedSet = field(default_factory=RestrictedSet)
+    redactor: Redactor = field(default_factory=Redactor)
+
+    @property
+    def public(self) -> bool:
+        return self.audience == PUBLIC
+
+    def sees_source(self, key: str | None) -> bool:
+        """Whether the audience may know that source ``key`` exists (and read it)."""
+        return not self.public or not key or key not in self.restricted.keys
+
+    def sees_revision(self, revision_id: str | None, source_key: str | None = None) -> bool:
+        """Whether the audience may read a revision: never one of a restricted source, however old."""
+        if not self.public:
+            return True
+        return revision_id not in self.restricted.revisions and self.sees_source(source_key)
+
+    def sees_unit(self, unit_id: str | None, source_key: str | None = None) -> bool:
+        """Whether the audience may read an evidence unit: never one of a restricted source."""
+        if not self.public:
+            return True
+        return unit_id not in self.restricted.units and self.sees_source(source_key)
+
+    def sees_unit_row(self, row: Mapping[str, Any] | None) -> bool:
+        """:meth:`sees_unit` of a unit row or ``show_unit`` dict; None (a missing unit) is never seen."""
+        if row is None:
+            return False
+        if self.public and row.get("visibility") == "restricted":
+            return False
+        return self.sees_unit(row.get("unit_id"), row.get("source") or row.get("source_key"))
+
+    def sees_record(self, record: Mapping[str, Any]) -> bool:
+        """Whether a verification record (row or report) speaks for this audience: only its own."""
+        return record_audience(record) == self.audience
+
+    def claim_text(self, text: str, withheld: str | None) -> str:
+        """A stored claim's text as the audience may read it: withheld for the public when it launders."""
+        if self.public and withheld:
+            return WITHHELD_TEXT
+        return self.redactor.scrub(text) if self.public else text
+
+    def judgement(self, row: Mapping[str, Any], *, claim_text: str | None = None,
+                  withheld: bool = False) -> dict[str, Any]:
+        """A reviewer's judgement as the audience may read it: on a withheld claim, no rationale."""
+        out = dict(row)
+        if claim_text is not None and "claim" in out:
+            out["claim"] = claim_text
+        if not self.public:
+            return out
+        if withheld:
+            out["rationale"] = WITHHELD_RATIONALE
+        return self.redactor.scrub_json(out)
+
+
+def audience_view(store: Store | None, audience: str, *, restricted: RestrictedSet | None = None) -> AudienceView:
+    """The view of ``audience`` (E104 for an unknown one); the public view reads the restricted set once."""
+    check_audience(audience)
+    if audience != PUBLIC:
+        return AudienceView(audience)
+    if restricted is None:
+        if store is None:
+            raise ValueError("the public view needs the store (or the restricted set) it is a view of")
+        restricted = restricted_set(store)
+    return AudienceView(audience, restricted, Redactor.from_set(restricted))
+
+
+def missing_unit(unit_id: str, audience: str, where: str = "UNIT_ID") -> GraphciteError:
+    """E503 for a unit the audience may not see: the same words whether it is missing or restricted."""
+    shown = unit_id if len(unit_id) <= 80 else unit_id[:77] + "..."
+    return make_error("E503", where=where, unit=shown, audience=audience)
+
+
+def visible_unit(store: Store, unit_id: str, audience: str, *, where: str = "UNIT_ID") -> dict[str, Any]:
+    """:func:`graphcite.ingest.show_unit` as the audience may see it; E503 for a unit it may not see.
+
+    The internal audience gets show_unit's own not-found error; the public gets E503 for a missing
+    and for a restricted unit alike (an old public revision of a now restricted source included).
+    """
+    from graphcite.ingest.catalog import show_unit
+
+    view = audience_view(store, audience)
+    try:
+        unit = show_unit(store, unit_id)
+    except NotFoundError:
+        if not view.public:
+            raise
+        unit = None
+    if not view.sees_unit_row(unit):
+        raise missing_unit(unit_id, audience, where)
+    assert unit is not None
+    return unit
+
+
+# ----------------------------------------------------------------------------------------------
+# stored verification reports shown to the public
+# ----------------------------------------------------------------------------------------------
+
+WITHHELD_REASON = ("restricted-origin: the claim states a value or term found only in a restricted source, "
+                   "not in the public evidence it cites")
+ORIGIN_RULE = "restricted-origin"
+# citation fields that may stay on a restricted citation (identifiers are replaced, the rest is verdict)
+_CITATION_KEEP = ("index", "relation", "valid", "role", "support_score", "unit_status")
+#: citation field -> the Redactor method that gives its placeholder
+CITATION_IDS = {"source": "key", "revision": "revision", "unit_id": "unit", "chunk_id": "unit"}
+
+
+def _restricted_citation(cit: Mapping[str, Any], red: Redactor) -> dict[str, Any]:
+    """A restricted citation reduced to its verdict and placeholder ids (a whitelist, not a blacklist)."""
+    out: dict[str, Any] = {k: cit[k] for k in _CITATION_KEEP if k in cit}
+    for name, kind in CITATION_IDS.items():
+        if name in cit:
+            out[name] = getattr(red, kind)(cit[name]) if isinstance(cit[name], str) else None
+    out["findings"] = [{"code": f.get("code"), "rule": f.get("rule"), "outcome": f.get("outcome"), "detail": ""}
+                       for f in cit.get("findings") or [] if isinstance(f, Mapping)]
+    out["restricted"] = True
+    return out
+
+
+def is_restricted_citation(cit: Mapping[str, Any], red: Redactor) -> bool:
+    return red.is_restricted(key=cit.get("source") or cit.get("source_key"), revision=cit.get("revision"),
+                             unit=cit.get("unit_id") or cit.get("chunk_id"))
+
+
+def withheld_report(report: Mapping[str, Any], red: Redactor, reason: str) -> dict[str, Any]:
+    """A claim report whose claim text must not be shown: verdicts and ids only, plus why."""
+    citations = []
+    for cit in report.get("citations") or []:
+        if not isinstance(cit, Mapping):
+            continue
+        item = _restricted_citation(cit, red)
+        item["restricted"] = is_restricted_citation(cit, red)
+        citations.append(item)
+    out = {k: report[k] for k in ("claim_id", "index", "status", "supported", "type") if k in report}
+    out.update(text=WITHHELD_TEXT, withheld=True, withheld_reason=reason, citations=citations,
+               parts=[{"text": WITHHELD_TEXT, "status": p.get("status")} for p in report.get("parts") or []
+                      if isinstance(p, Mapping)],
+               contradicting_evidence=[{"unit_id": red.unit(c.get("unit_id")), "status": c.get("status")}
+                                       for c in report.get("contradicting_evidence") or [] if isinstance(c, Mapping)])
+    if any(c["restricted"] for c in citations):
+        out["relies_on_restricted"] = True
+    return red.scrub_json(out)
+
+
+def scrub_report(report: dict[str, Any], red: Redactor, *, withheld: str | None = None) -> dict[str, Any]:
+    """A claim report for the public audience (see the module doc); ``withheld`` is the reason, if any."""
+    if withheld:
+        return withheld_report(report, red, withheld)
+    report = dict(report)
+    restricted_idx = set()
+    citations = []
+    for cit in report.get("citations") or []:
+        if isinstance(cit, Mapping) and is_restricted_citation(cit, red):
+            restricted_idx.add(cit.get("index"))
+            cit = _restricted_citation(cit, red)
+        citations.append(cit)
+    if "citations" in report:
+        report["citations"] = citations
+    parts = []
+    for part in report.get("parts") or []:
+        if isinstance(part, Mapping):
+            part = dict(part)
+            part["citations"] = [_restricted_citation(v, red) if v.get("index") in restricted_idx else v
+                                 for v in part.get("citations") or [] if isinstance(v, Mapping)]
+        parts.append(part)
+    if "parts" in report:
+        report["parts"] = parts
+    kept = []
+    for item in report.get("contradicting_evidence") or []:
+        if isinstance(item, Mapping) and red.is_restricted(key=item.get("source"), unit=item.get("unit_id")):
+            item = {"unit_id": red.unit(item.get("unit_id")), "source": red.key(item.get("source")),
+                    "status": item.get("status"), "restricted": True}
+        kept.append(item)
+    if "contradicting_evidence" in report:
+        report["contradicting_evidence"] = kept
+    if restricted_idx:
+        report["relies_on_restricted"] = True
+    return red.scrub_json(_blank_origin_details(report))
+
+
+def _blank_origin_details(value: Any) -> Any:
+    """Findings of the ``restricted-origin`` rule keep their verdict but say only "withheld"."""
+    if isinstance(value, dict):
+        if value.get("rule") == ORIGIN_RULE:
+            return {**value, "detail": "withheld"}
+        return {k: _blank_origin_details(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_blank_origin_details(v) for v in value]
+    return value
