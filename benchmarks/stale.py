@@ -65,7 +65,8 @@ def generate(db: Path, claims: int, sources: int, moved_sources: int, seed: int 
             for name, value in (("record_id", f"v{c:010d}{n}"), ("claim_id", f"c{c:015d}"), ("answer_rev", "a"),
                                 ("config_hash", "h"), ("config_json", "{}"),
                                 ("evidence_revisions_json", json.dumps(revs)), ("verified_at", when),
-                                ("status", "supported"), ("supported", True), ("result_json", "{}")):
+                                ("status", "supported"), ("supported", True), ("result_json", "{}"),
+                                ("audience", "internal")):
                 verification[name].append(value)
     with Store(db) as store, store.transaction():
         store.bulk_insert("source", pa.table({

@@ -262,14 +262,22 @@ class AudienceView:
 
     def judgement(self, row: Mapping[str, Any], *, claim_text: str | None = None,
                   withheld: bool = False) -> dict[str, Any]:
-        """A reviewer's judgement as the audience may read it: on a withheld claim, no rationale."""
+        """A reviewer's judgement as the audience may read it: on a withheld claim, no rationale.
+
+        ``row`` is one annotation (``rationale``) or a citation's group of them (``judgements``, as
+        :func:`graphcite.evaluate.annotations` gives them); both shapes are handled alike.
+        """
         out = dict(row)
         if claim_text is not None and "claim" in out:
             out["claim"] = claim_text
         if not self.public:
             return out
-        if withheld:
-            out["rationale"] = WITHHELD_RATIONALE
+        if withheld:  # the rationale, and the claim revision (a hash of the text one could guess figures against)
+            hidden = {"rationale": WITHHELD_RATIONALE, "claim_revision": None}
+            out.update({k: v for k, v in hidden.items() if k in out})
+            if isinstance(out.get("judgements"), list):
+                out["judgements"] = [{**j, **{k: v for k, v in hidden.items() if k in j}} if isinstance(j, Mapping)
+                                     else j for j in out["judgements"]]
         return self.redactor.scrub_json(out)
 
 

@@ -141,21 +141,11 @@ def sources(db: DbOption = None, as_json: JsonOption = False) -> None:
 def show(unit_id: Annotated[str, typer.Argument(help="evidence unit id (chunk_id)")], db: DbOption = None,
          audience: AudienceOption = "internal", as_json: JsonOption = False) -> None:
     """Show one evidence unit: text, offsets, heading path, status, page or symbol, typed values."""
-    from graphcite.errors import NotFoundError
-    from graphcite.ingest import show_unit
+    from graphcite.audience import visible_unit
 
     check_audience(audience)
     with _store(db, read_only=True) as store:
-        try:
-            unit = show_unit(store, unit_id)
-        except NotFoundError:
-            if audience != "public":
-                raise
-            unit = None
-    if audience == "public" and (unit is None or unit.get("visibility") == "restricted"):
-        # the same words whether the unit is missing or restricted: its existence is not disclosed
-        shown = unit_id if len(unit_id) <= 80 else unit_id[:77] + "..."
-        raise make_error("E503", where="UNIT_ID", unit=shown, audience=audience)
+        unit = visible_unit(store, unit_id, audience)  # the one audience decision (issue 23 items 5, 9)
     if as_json:
         _print_json(unit)
         return

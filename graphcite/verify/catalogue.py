@@ -97,10 +97,15 @@ def _cite(quote: str | None = None, source: str = _POLICY, **extra: Any) -> dict
 _entry("GC101", "invented-identifier", "integrity", "invalid",
        """The cited source or evidence unit must exist in the store. A citation to a file or chunk id
        that was never ingested is invented: nothing can be checked against it, so the claim is invalid,
-       whatever its words.""",
+       whatever its words. For the public audience a restricted source, revision or unit is exactly a
+       missing one (same code, same words): a public answer may not rest on it, and the report must not
+       tell that it exists (GC104, which named it, is retired).""",
        good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),))],
        bad=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND, "cases/nope.md"),)),
-            CitationCase("Refunds are accepted for 14 days.", ({"chunk_id": "0123456789abcdef", "quote": "x"},))])
+            CitationCase("Refunds are accepted for 14 days.", ({"chunk_id": "0123456789abcdef", "quote": "x"},)),
+            CitationCase("Staff refunds are accepted for 60 days.",
+                         (_cite("Staff refunds are accepted for 60 days after delivery.", "cases/secret.md"),),
+                         "public")])
 _entry("GC102", "revision-unknown", "integrity", "invalid",
        """A citation that names a revision must name one the source has. Revisions are immutable, so
        a revision id is the only way to say exactly which text was read; an unknown one cannot be
@@ -112,13 +117,6 @@ _entry("GC103", "revision-not-current", "integrity", "note",
        a newer one exists: the passage may have changed since the answer was written.""",
        good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND, revision="@current"),))],
        bad=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND, revision="@first"),))])
-_entry("GC104", "restricted-source", "integrity", "invalid",
-       """A public answer may not rest on a restricted source: the reader could not check it, and the
-       citation would leak that the source exists. For the public audience such a citation is invalid.""",
-       good=[CitationCase("Refunds are accepted for 14 days.", (_cite(_REFUND),), "public")],
-       bad=[CitationCase("Staff refunds are accepted for 60 days.",
-                         (_cite("Staff refunds are accepted for 60 days after delivery.", "cases/secret.md"),),
-                         "public")])
 _entry("GC105", "span-out-of-range", "integrity", "invalid",
        """Offsets must be non-negative integers with start before end, inside the cited text. A span
        past the end, reversed or negative points at nothing; that citation is invalid and the rest of

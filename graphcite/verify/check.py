@@ -86,10 +86,17 @@ def resolve_answer(store: Store, ref: str | Path | Mapping[str, Any] | InputAnsw
 def verify_answer(store: Store, answer: InputAnswer, *, config: VerifierConfig | None = None,
                   audience: str = "internal", model: str | None = None,
                   verifier: Verifier | None = None) -> dict[str, Any]:
-    """Verify an answer without storing anything (used by eval and the streaming gate)."""
+    """Verify an answer without storing anything (used by eval and the streaming gate).
+
+    For the public audience an answer the store holds (``gate STORED_ID``) is shown as a stored one:
+    see :func:`stored_report_for_public`.
+    """
     _check_audience(audience)
-    return (verifier or verify_claims)(store, answer, parts_for(answer, model=model), config or VerifierConfig(),
-                                       audience=audience)
+    report = (verifier or verify_claims)(store, answer, parts_for(answer, model=model), config or VerifierConfig(),
+                                         audience=audience)
+    if audience == "public" and answer_stored(store, answer_rev_for(answer)):
+        return stored_report_for_public(store, report)
+    return report
 
 
 _check_audience = check_audience
@@ -174,12 +181,13 @@ def stored_report_for_public(store: Store, report: dict[str, Any]) -> dict[str, 
     view = audience_view(store, "public")
     if not view.redactor.active:
         return report
-    queries = [OriginQuery(c["claim_id"], c["text"], extract_values(c["text"]),
+    queries = [OriginQuery(str(i), c["text"], extract_values(c["text"]),
                            [cit["unit_id"] for cit in c["citations"] if cit.get("unit_id")])
-               for c in report["claims"]]
+               for i, c in enumerate(report["claims"])]
     withheld = dict.fromkeys(restricted_origins(store, queries), WITHHELD_REASON)
     out = {k: view.redactor.scrub_json(v) for k, v in report.items() if k != "claims"}
-    out["claims"] = [scrub_report(c, view.redactor, withheld=withheld.get(c["claim_id"])) for c in report["claims"]]
+    out["claims"] = [scrub_report(c, view.redactor, withheld=withheld.get(str(i)))
+                     for i, c in enumerate(report["claims"])]
     return out
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from graphcite.audience import verdict_may_use_restricted
 from graphcite.language.align import Alignment
 from graphcite.language.domain import using
 from graphcite.language.frames import asserts_something
@@ -456,7 +457,8 @@ def _verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[
         part_verdicts = [_verify_part(part, resolved, config, contradictions.get((ci, pi), []))
                          for pi, part in enumerate(parts or [_whole(claim)])]
         claims_out.append(_claim_verdict(ci, claim, resolved, part_verdicts))
-    if not config.lexical_only:
+    if not config.lexical_only and verdict_may_use_restricted(audience):
+        # a public verdict is the one a store without the restricted sources would give (issue 23 item 1)
         _mark_restricted_origins(store, answer, parts_per_claim, resolved_all, claims_out, audience)
     mark_claim_types(answer, claims_out)
     return CheckReport(answer_id=answer.answer_id, question=answer.question, audience=audience,

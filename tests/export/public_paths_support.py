@@ -47,12 +47,15 @@ visibility: restricted
 Backups are kept for 19 weeks.
 """
 TABLE_CLAIM = "Signing keys are rotated every 12 days."
+CONTRADICTED_CLAIM = "Audit logs are kept for 30 days."
 TABLE_ANSWER: dict[str, Any] = {
     "answer_id": "table-demo", "question": "How often are signing keys rotated?",
     "claims": [{"text": TABLE_CLAIM,
                 "citations": [{"source": "posts/rotation.md", "quote": "Signing keys are rotated on a fixed schedule."}]},
                {"text": "Backups are kept for 17 weeks.",
-                "citations": [{"source": "notes/turned.md", "quote": "Backups are kept for 17 weeks."}]}],
+                "citations": [{"source": "notes/turned.md", "quote": "Backups are kept for 17 weeks."}]},
+               {"text": CONTRADICTED_CLAIM,  # its evidence says 90 days: contradicted
+                "citations": [{"source": "notes/audit.md", "quote": "Audit logs are kept for 90 days."}]}],
 }
 RATIONALE = "Rationale-marker: the keeper job says 45 in the runbook"
 # strings only restricted material (or the withheld rationale) holds, on top of restricted_corpus.secrets()
@@ -70,6 +73,7 @@ class Built:
     old_revision: str = ""  # notes/turned.md's first (public) revision
     old_unit: str = ""  # its unit "Backups are kept for 17 weeks."
     restricted_unit: str = ""  # the runbook's unit "Audit logs are kept for 400 days."
+    contradicted: str = ""  # a claim of table-demo whose latest internal verification is contradicted
 
 
 def build_paths_store(root: Path) -> Built:
@@ -90,7 +94,9 @@ def build_paths_store(root: Path) -> Built:
                                       [built.old_revision, "Backups are kept for 17 weeks."])
         built.internal = check_answer(store, ANSWER, audience="internal")
         check_answer(store, ANSWER, audience="public")
-        check_answer(store, TABLE_ANSWER, audience="internal")
+        table = check_answer(store, TABLE_ANSWER, audience="internal")
+        built.contradicted = table["claims"][2]["claim_id"]
+        assert table["claims"][2]["status"] == "contradicted"
         (corpus / "notes" / "turned.md").write_text(TURNED_V2, encoding="utf-8")
         ingest(store, [corpus])
         built.restricted_unit = store.scalar("SELECT unit_id FROM evidence_unit WHERE source_key = 'ops/runbook.md' "

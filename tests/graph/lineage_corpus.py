@@ -240,7 +240,8 @@ def write_corpus(root: Path, files: dict[str, str] | None = None) -> Path:
 
 
 def build_store(db: Path, corpus: Path) -> dict[str, Any]:
-    """Ingest the corpus into ``db`` (posts/p2.md twice), check :func:`answer`; returns the check report."""
+    """Ingest the corpus into ``db`` (posts/p2.md twice), check :func:`answer` for the internal audience and
+    then the public one; returns the internal check report."""
     from graphcite.ingest import ingest
     from graphcite.store import Store
     from graphcite.verify import check_answer
@@ -251,4 +252,7 @@ def build_store(db: Path, corpus: Path) -> dict[str, Any]:
         first = store.scalar("SELECT current_revision FROM source WHERE key = 'posts/p2.md'")
         (corpus / "posts" / "p2.md").write_text(P2_REVISION_2, encoding="utf-8")
         ingest(store, [corpus])
-        return check_answer(store, answer(first))
+        report = check_answer(store, answer(first))
+        # records carry their audience: the public graph shows the public verdicts (issue 23 item 10)
+        check_answer(store, answer(first), audience="public")
+        return report

@@ -129,7 +129,8 @@ def test_public_audience_removes_restricted_text_and_ids(lineage_store: Store, r
     for secret in (RESTRICTED_PHRASE, RESTRICTED_TITLE, "manuals/secret.md"):
         assert secret not in dumped
     assert G.nodes[f"claim:{claim_id(report, 3)}"]["relies_on_restricted"] is True
-    assert G.nodes[f"claim:{claim_id(report, 7)}"]["relies_on_restricted"] is True  # contradicting evidence
+    # the public verdict never reads restricted evidence, so a restricted contradiction is no part of it (item 1)
+    assert G.nodes[f"claim:{claim_id(report, 7)}"]["relies_on_restricted"] is False
     assert G.nodes[f"claim:{claim_id(report, 0)}"]["relies_on_restricted"] is False
     internal = json.dumps([list(build_graph(lineage_store, answer="lineage-demo").nodes(data=True))], default=str)
     assert RESTRICTED_PHRASE in internal

@@ -43,7 +43,7 @@ def test_needs_are_classified(result_for) -> None:  # type: ignore[no-untyped-de
     result = result_for("public")
     states = {n["id"]: n["state"] for n in result["needs"]}
     assert states == {"policy": "present", "contract": "present", "old-note": "superseded_only",
-                      "rotation": "restricted_only", "absent": "missing"}
+                      "rotation": "missing", "absent": "missing"}  # a restricted source does not exist publicly
     assert result["answerable"] is False and result["audience"] == "public"
     contract = next(n for n in result["needs"] if n["id"] == "contract")
     assert contract["units"][0]["source"] == "contracts/northpass-adapter.md"
@@ -51,7 +51,7 @@ def test_needs_are_classified(result_for) -> None:  # type: ignore[no-untyped-de
     policy = next(n for n in result["needs"] if n["id"] == "policy")
     assert all(u["kind"] in ("decision", "contract", "manual") for u in policy["units"])
     rotation = next(n for n in result["needs"] if n["id"] == "rotation")
-    assert rotation["units"] == [] and "units" not in rotation["unavailable"]["restricted"]  # ids withheld
+    assert rotation["units"] == [] and rotation["unavailable"] == {}  # not even a count of restricted units
 
 
 def test_internal_audience_sees_restricted_sources(result_for) -> None:  # type: ignore[no-untyped-def]

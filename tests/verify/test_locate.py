@@ -69,7 +69,7 @@ def test_only_the_cited_source_can_support_and_the_uncited_one_is_named(corpus_s
 
 @pytest.mark.parametrize(("citation", "audience", "code"), [
     ({"source": "decisions/dr-099-made-up.md"}, "internal", "GC101"),
-    ({"source": "manuals/signing-keys-internal.md"}, "public", "GC104"),
+    ({"source": "manuals/signing-keys-internal.md"}, "public", "GC101"),
     ({"source": DR017, "revision": "ffffffffffffffff"}, "internal", "GC102"),
     ({"source": DR017, "page": 2}, "internal", "GC105"),
     ({"chunk_id": "0123456789abcdef"}, "internal", "GC101"),
