@@ -38,7 +38,14 @@ from graphcite.store.queries import resolve as reads
 from graphcite.store.queries.verify_memo import memo_of
 from graphcite.verify.catalogue import CODES
 from graphcite.verify.evidence import Evidence
-from graphcite.verify.locate import ElsewhereQuery, LocateQuery, find_elsewhere, rank_units
+from graphcite.verify.locate import (
+    LONG_SPAN,
+    Candidate,
+    ElsewhereQuery,
+    LocateQuery,
+    find_elsewhere,
+    rank_units,
+)
 from graphcite.verify.quotes import QuoteMatch, QuoteProblem, RenderedQuote, match_quote, scope_problem
 from graphcite.verify.registry import Finding
 
@@ -470,8 +477,40 @@ def resolve_citations(store: Store, refs: Sequence[CitationRef], *, audience: st
     spans += [(c.revision_id, piece["start"], piece["end"]) for c in located if c.valid and c.revision_id
               for piece in c.joint_units]
     fetched.load_spans(store, spans)
-    return [_finish(c, fetched) if c.valid and c.revision_row is not None and c.start is not None else c
-            for c in located]
+    narrowed = _narrow_long_spans(store, located, fetched)
+    return [_finish_narrowed(c, fetched, narrowed[i]) if i in narrowed else
+            _finish(c, fetched) if c.valid and c.revision_row is not None and c.start is not None else c
+            for i, c in enumerate(located)]
+
+
+def _narrow_long_spans(store: Store, resolved: list[ResolvedCitation], fetched: _Fetched) -> dict[int, list[Candidate]]:
+    """The sentences each long cited span (a whole document, a long unit) is read in for its claim:
+    its units ranked for the claim as a located citation's are (:data:`graphcite.verify.locate.LONG_SPAN`)."""
+    queries = [LocateQuery(i, (c.ref.claim or "").strip(), c.revision_id, span=(c.start, c.end))
+               for i, c in enumerate(resolved)
+               if c.valid and not c.located and c.quote_match is None and c.revision_id and (c.ref.claim or "").strip()
+               and c.start is not None and c.end is not None and c.end - c.start > LONG_SPAN]
+    if not queries:
+        return {}
+    titles = {rid: row["title"] for rid, row in fetched.revisions.items()}
+    return {i: ranking.chosen for i, ranking in rank_units(store, queries, titles).items() if ranking.chosen}
+
+
+def _finish_narrowed(cit: ResolvedCitation, fetched: _Fetched, chosen: list[Candidate]) -> ResolvedCitation:
+    """A long cited span finished as the evidence of its chosen sentences (as a located citation's);
+    the report keeps the cited offsets and quote and lists the sentences read in ``located_spans``."""
+    assert cit.revision_row is not None
+    text = cit.revision_row["text"]
+    cited = cit.start, cit.end, cit.quote
+    primary, *others = chosen
+    cit.start, cit.end, cit.quote = primary.start, primary.end, text[primary.start:primary.end]
+    cit.joint_units = [{"row": c.row, "start": c.start, "end": c.end} for c in others]
+    _finish(cit, fetched)
+    cit.start, cit.end, cit.quote = cited
+    cit.joint_units = []
+    cit.located_spans = [{"unit_id": c.unit_id, "start": c.start, "end": c.end, "quote": text[c.start:c.end],
+                          "rank_score": round(c.score, 4)} for c in chosen]
+    return cit
 
 
 def _locate_evidence(store: Store, resolved: list[ResolvedCitation], fetched: _Fetched, audience: str) -> None:
