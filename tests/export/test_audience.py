@@ -30,7 +30,9 @@ def test_public_export_has_no_restricted_text(fmt: str, exported: Callable[..., 
     assert RESTRICTED_PHRASE in internal  # the internal export does carry it
     for secret in SECRETS:
         assert secret not in public, (fmt, secret)
-    assert "restricted-source-1" in public
+    # the withheld source is named by its placeholder; the review page, which shows public records only,
+    # marks the claim as relying on a restricted source instead
+    assert "restricted-source-1" in public or (fmt == "html" and "relied on a restricted source" in public)
 
 
 @pytest.mark.parametrize("fmt", ["json", "html", "prov", "parquet"])

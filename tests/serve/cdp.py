@@ -20,7 +20,8 @@ from typing import Any
 
 __all__ = ["Browser", "CDPError"]
 
-KEYS = {"Tab": ("Tab", 9, ""), "Enter": ("Enter", 13, "\r"), "Escape": ("Escape", 27, "")}
+KEYS = {"Tab": ("Tab", 9, ""), "Enter": ("Enter", 13, "\r"), "Escape": ("Escape", 27, ""),
+        "ArrowDown": ("ArrowDown", 40, "")}
 
 
 class CDPError(RuntimeError):
