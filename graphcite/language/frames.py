@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from graphcite.language.nlp import lemma
 from graphcite.language.parse import layout, parse
-from graphcite.language.words import word_list, word_map
+from graphcite.language.words import STOPWORDS, word_list, word_map
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -548,18 +548,7 @@ def main_frame(text: str) -> Frame | None:
 
 def content_words(frame: Frame) -> frozenset[str]:
     return frozenset(w for w in frame.words if w not in word_list("light_verbs") and len(w) > 2
-                     and not _is_stop(w))
-
-
-@lru_cache(maxsize=1)
-def _stops() -> frozenset[str]:
-    from graphcite.language.words import STOPWORDS
-
-    return STOPWORDS
-
-
-def _is_stop(word: str) -> bool:
-    return word in _stops()
+                     and w not in STOPWORDS)
 
 
 @lru_cache(maxsize=65_536)

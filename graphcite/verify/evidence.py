@@ -18,6 +18,7 @@ from graphcite.models import ExtractedValue
 
 __all__ = [
     "CONDITION_RE",
+    "ELLIPTICAL",
     "Evidence",
     "clause_for",
     "conditions_of",
@@ -124,7 +125,7 @@ _CLAUSE_SPLIT = re.compile(r"\s*(?:;|:|,\s*(?:and|but|so|while|whereas)\b|\band\
 
 
 _PRONOUN = re.compile(r"\b(they|it|this|these|those|them|its|their)\b", re.I)
-_ELLIPTICAL = re.compile(r"\b(?:it|this|that|they|he|she)\s+(?:does|do|did|is|are|was|were|has|have|had|can|will)"
+ELLIPTICAL = re.compile(r"\b(?:it|this|that|they|he|she)\s+(?:does|do|did|is|are|was|were|has|have|had|can|will)"
                          r"\s*(not|n't)\s*[.!]?\s*$", re.I)
 _QUOTED = re.compile(r"[\"“”][^\"“”]{0,80}[\"“”]")
 _AUX_WORDS = frozenset({"be", "is", "are", "was", "were", "been", "do", "does", "did", "have", "has", "had", "not",
@@ -229,7 +230,7 @@ class Evidence:
         if self.block_type == "table_row":
             return _table_negation(self.quote, self.table_headers, claim_text)
         quote = _QUOTED.sub(" ", self.quote)
-        elliptical = _ELLIPTICAL.search(quote)
+        elliptical = ELLIPTICAL.search(quote)
         if elliptical:  # "... meant five retries, and it does not": the negation takes the clause before
             return elliptical.group(1).lower()
         if predicate:

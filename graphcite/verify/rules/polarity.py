@@ -8,7 +8,7 @@ from graphcite.language import lexicon
 from graphcite.language.nlp import lemma
 from graphcite.language.words import STOPWORDS, Word, word_list, words_of
 from graphcite.models import AtomicClaim
-from graphcite.verify.evidence import Evidence, clause_for
+from graphcite.verify.evidence import ELLIPTICAL, Evidence, clause_for
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
 from graphcite.verify.rules.aligned import aligned_part
@@ -47,9 +47,6 @@ def claim_negation(claim: AtomicClaim) -> str | None:
     return (found.group(1) or found.group(2)).lower().replace("\u2019", "'") if found else None
 
 
-_ELLIPTICAL = re.compile(r"\b(?:it|this|that|they|he|she)\s+(?:does|do|did|is|are|was|were|has|have|had|can|will)"
-                         r"\s*(?:not|n't)\s*[.!]?\s*$", re.I)
-
 # a reporting verb's "that" clause: "they tell us that ...", "scientists say that ..."
 _REPORTED = re.compile(r"^(?:(?:us|them|me|you|him|her)\s+)?that\s+(?P<clause>[^,;:]+)", re.I)
 
@@ -79,7 +76,7 @@ def evidence_negation(claim: AtomicClaim, evidence: Evidence) -> str | None:
     its cell reading (a no/off cell in a column the claim names); a quote the reader finds no part in
     falls back to the clause with most shared terms.
     """
-    if evidence.block_type == "table_row" or _ELLIPTICAL.search(evidence.quote):
+    if evidence.block_type == "table_row" or ELLIPTICAL.search(evidence.quote):
         return evidence.negation_for(claim.text, claim.predicate)  # "..., and it does not": the clause before
     part = aligned_part(claim, evidence.quote)
     if part is None or part.predicate is None:  # no part, or one the reader found no verb in
