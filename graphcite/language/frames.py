@@ -125,6 +125,9 @@ def statistic_of(words: list[str]) -> str | None:
     return None
 
 
+_UNITS_OF_TIME = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
+
+
 @lru_cache(maxsize=65_536)
 def names_a_statistic(text: str) -> bool:
     """Whether ``text`` has a word that names a statistic, a selector or a period at all (a cheap test
@@ -133,10 +136,8 @@ def names_a_statistic(text: str) -> bool:
         low = word.lower()
         if low in _statistics() or low in _selectors() or _PERCENTILE.match(low) or low.startswith("percentile"):
             return True
-        if lemma(low) in _periods() and low not in {"second", "minute", "hour", "day", "week", "month", "year",
-                                                    "seconds", "minutes", "hours", "days", "weeks", "months",
-                                                    "years"}:
-            return True
+        if lemma(low) in _periods() and lemma(low) not in _UNITS_OF_TIME:
+            return True  # "daily", "per dose", "monthly"; a bare "days" is a unit, not a period
         if low in {"per", "each", "every"}:
             return True
     return bool(re.search(r"\b(?:an?)\s+(?:day|week|month|year|hour|night|dose)\b", text, re.I))
