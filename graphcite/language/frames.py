@@ -18,10 +18,12 @@ Word lists (statistic words, periods, condition markers, modal verbs) are data i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from graphcite.language import lexicon
 from graphcite.language.nlp import lemma
 from graphcite.language.parse import layout, parse
 from graphcite.language.words import STOPWORDS, word_list, word_map
@@ -295,6 +297,40 @@ def cells_of(row: str, headers: tuple[str, ...]) -> tuple[Cell, ...]:
         column = headers[index] if index < len(headers) else ""
         cells.append(Cell(begin, finish, row[begin:finish], column, label))
     return tuple(cells)
+
+
+def _header_terms(text: str) -> frozenset[str]:
+    return frozenset(lemma(w.lower()) for w in _WORD.findall(text) if w.lower() not in STOPWORDS)
+
+
+def _shared(header: frozenset[str], wanted: frozenset[str]) -> int:
+    """How many header words the claim says, itself or by a WordNet paraphrase ("cost" / "Price")."""
+    return sum(1 for h in header if h in wanted or any(
+        lexicon.related(w, h) in _HEADER_LINKS for w in wanted if len(w) > 2 and len(h) > 2))
+
+
+_HEADER_LINKS = frozenset({"same", "synonym", "hypernym", "hyponym", "derived"})
+
+
+def named_column(claim: str, row: str, headers: tuple[str, ...], holds: Callable[[Cell], bool],
+                 near: str = "") -> Cell | None:
+    """The cell of ``row`` whose column the claim names: of the cells that ``holds`` admits (a value the
+    claim's could be compared with), the one whose header shares most words with the words ``near`` the
+    value (the whole claim when none are given); None when no header shares a word or two tie. "Children aged 7
+    to 11 can take 300 mg in a single dose" names "Amount per dose", not "Most in 24 hours", though
+    both hold milligrams; in "lost six of their 22 games" the six is the "Lost" column's, the 22 not.
+
+    The row's label column never counts: it names the row, not a measurement."""
+    cells = cells_of(row, headers)
+    candidates = [i for i, c in enumerate(cells) if i and c.column and holds(c)]
+    for text in (near,) if _header_terms(near) else (claim,):
+        wanted = _header_terms(text)
+        scored = sorted(((_shared(_header_terms(cells[i].column), wanted), i) for i in candidates), reverse=True)
+        if scored and scored[0][0] and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+            return cells[scored[0][1]]
+        if scored and scored[0][0]:
+            return None  # two columns tie on the words next to the value: the claim does not say which
+    return None
 
 
 def table_measurement(row: str, headers: tuple[str, ...], start: int, end: int) -> Measurement | None:

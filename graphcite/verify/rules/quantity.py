@@ -8,10 +8,19 @@ from dataclasses import replace
 from graphcite.ingest.terms import STOPWORDS
 from graphcite.language import lexicon
 from graphcite.language.domain import active
-from graphcite.language.frames import Measurement, measurement_at, names_a_statistic, table_measurement
+from graphcite.language.frames import (
+    Cell,
+    Measurement,
+    cells_of,
+    measurement_at,
+    named_column,
+    names_a_statistic,
+    table_measurement,
+)
 from graphcite.language.nlp import lemma
 from graphcite.language.values import to_base, values_agree
-from graphcite.language.words import _data
+from graphcite.language.values.extract import values_in
+from graphcite.language.words import _data, word_list
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
@@ -20,7 +29,8 @@ from graphcite.verify.rules.common import is_year, locate, word_lemmas
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
 _ARTICLE_ONES = frozenset({"one", "a", "an", "single", "1"})
 
-__all__ = ["agree", "bound_holds", "claim_interval", "claim_values", "comparable", "evidence_values", "times_noun"]
+__all__ = ["agree", "bound_holds", "cell_values", "claim_interval", "claim_values", "claimed_cell", "comparable",
+           "evidence_values", "times_noun"]
 
 _IGNORED_KINDS = frozenset({"date"})
 
@@ -313,16 +323,84 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         return SKIP
     problems = []
     for value in mine:
+        if _named_by_headers(value, evidence):
+            continue  # "the most in 24 hours is 800 mg" against a column "Most in 24 hours": what is measured
         same_thing = [e for e in theirs if comparable(value, e) and not _nouns_clash(value, e)
                       and _related(value.measured, e.measured) and not _roles_differ(value, e)]
         if not same_thing:  # the classic unit slip: the same digits in another unit ("15 s" for "15 min")
             same_thing = [e for e in theirs if comparable(value, e) and _digits(e) == _digits(value)]
         same_thing = same_measurement(claim, value, evidence, same_thing)
+        cell = claimed_cell(claim, value, evidence)
+        if cell is not None:
+            in_cell = cell_values(value, cell, evidence)
+            # a column of limits ("Longest hire") names its number: "up to 8 hours" is not its 6 hours
+            limit = bool({w.lower() for w in _WORD.findall(cell.column)} & word_list("limit_header_words"))
+            if in_cell and not any(_agree(value, e) if limit else _holds(value, e, claim.text) for e in in_cell):
+                problems.append(f"claim says {_describe(value)}; the evidence's {cell.column!r} is "
+                                + ", ".join(repr(e.surface) for e in in_cell[:3]))
+            continue  # the row's other columns measure other things (a swap is decided above)
         if not same_thing or any(_holds(value, e, claim.text) for e in same_thing):
             continue
         problems.append(f"claim says {_describe(value)}, evidence says "
                         + ", ".join(_describe(e) for e in same_thing[:3]))
     return failures(problems)
+
+
+def claimed_cell(claim: AtomicClaim, value: ExtractedValue, evidence: Evidence) -> Cell | None:
+    """The cell of a cited table row that the claim's ``value`` is about: the column its words name,
+    among the cells holding a value it can be compared with (:func:`graphcite.language.frames.named_column`)."""
+    if evidence.block_type != "table_row" or not evidence.table_headers or _PERIOD.match(value.surface.strip()):
+        return None  # "a month" says how often, it is no cell's figure
+    cells = cells_of(evidence.quote, evidence.table_headers)
+    for cell in cells[1:]:  # "up to 400 mg in 24 hours" is the figure of the column "Most in 24 hours"
+        named = [h for h in values_in(cell.column) if any(
+            other is not value and comparable(other, h) and _agree(other, h) for other in claim.values)]
+        if named and cell_values(value, cell, evidence):
+            return cell
+    return named_column(claim.text, evidence.quote, evidence.table_headers,
+                        lambda c: bool(cell_values(value, c, evidence)), near=_near(claim, value))
+
+
+def _near(claim: AtomicClaim, value: ExtractedValue, reach: int = 3) -> str:
+    """Up to three content words on either side of ``value`` in the claim, up to the next value: what
+    it is a figure of."""
+    span = locate(claim.text, value)
+    if span is None:
+        return ""
+    others = sorted(s for v in claim.values if v is not value and (s := locate(claim.text, v)))
+    left_stop = max((e for _s, e in others if e <= span[0]), default=0)
+    right_stop = min((s for s, _e in others if s >= span[1]), default=len(claim.text))
+    def content(words: list[str]) -> list[str]:
+        kept = [w for w in words if w.lower() not in STOPWORDS]
+        return kept[:reach]
+
+    left = content(_WORD.findall(claim.text[left_stop:span[0]])[::-1])
+    right = content(_WORD.findall(claim.text[span[1]:right_stop]))
+    return " ".join(left + right)
+
+
+def cell_values(value: ExtractedValue, cell: Cell, evidence: Evidence) -> list[ExtractedValue]:
+    """The values of ``cell`` comparable with the claim's ``value``; a bare number takes the unit its
+    column header names ("6" under "Meeting room hours included" is 6 hours when the claim counts hours)."""
+    found = [e for e in values_in(cell.text) if comparable(value, e)]
+    if found or not value.unit:
+        return found
+    words = value.surface.split()
+    tail = " ".join(words[words.index("per"):]) if "per" in words[1:] else words[-1]
+    header_words = {lemma(w.lower()) for w in _WORD.findall(cell.column)}
+    if len(words) < 2 or not {lemma(w.lower()) for w in _WORD.findall(tail)} - {"per"} <= header_words:
+        return []  # the header must say the unit the cell leaves out ("Price per hour", "Hours included")
+    read = [next(iter(values_in(f"{e.surface} {tail}")), None) for e in values_in(cell.text) if e.magnitude is not None]
+    return [e for e in read if e is not None and comparable(value, e)]
+
+
+def _named_by_headers(value: ExtractedValue, evidence: Evidence) -> bool:
+    """Whether a table row's column headers state ``value``: the header's number names what the cells
+    measure ("Allowed downtime per 30 days"), it is not one of the row's figures."""
+    if evidence.block_type != "table_row" or not evidence.table_headers:
+        return False
+    return any(comparable(value, h) and _agree(value, h)
+               for header in evidence.table_headers for h in values_in(header))
 
 
 @rule("GC302", "counted-noun-mismatch", family="quantity", effect="insufficient",
@@ -514,8 +592,21 @@ def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     missing = [v for v in mine if not any(comparable(v, e) and _holds(v, e, claim.text) for e in theirs)
                and not (_digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope))
                and not (v.magnitude is None and _said(v.surface, envelope))
+               and not _period_said(v, envelope) and not _named_by_headers(v, evidence)
+               and not ((cell := claimed_cell(claim, v, evidence)) and any(
+                   _holds(v, e, claim.text) for e in cell_values(v, cell, evidence)))
                and not _counted_out(v, evidence.quote)]
     return failures(f"no value in the evidence states {_describe(v)}" for v in missing)
+
+
+_PERIOD = re.compile(r"^(?:a|an|per|each|every)\s+([a-z]+)$", re.I)
+
+
+def _period_said(value: ExtractedValue, text: str) -> bool:
+    """"One guest pass a month" against a column "Guest passes per month": a period written with an
+    article ("a month", "an hour") is said by the same period word, per or a."""
+    found = _PERIOD.match(value.surface.strip())
+    return bool(found) and lemma(found.group(1).lower()) in word_lemmas(text)
 
 
 def _said(surface: str, text: str) -> bool:

@@ -8,6 +8,7 @@ from functools import lru_cache
 from graphcite.language.domain import active
 from graphcite.language.frames import aligned_frames
 from graphcite.language.nlp import lemma_lookup
+from graphcite.language.words import word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence, clause_for, conditions_of
 from graphcite.verify.lexical import support_terms
@@ -119,12 +120,29 @@ def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     narrowed = _narrowed_subject(claim, evidence)
     if narrowed:
         return fail(narrowed)
+    if (claim.quantifier or "").lower() in _UNIVERSAL and not _quantifies_things(claim.quantifier or "", claim.text):
+        said = " " + " ".join(re.findall(r"[a-z]+", evidence.quote.lower())) + " "
+        narrower = sorted(w for w in word_list("restricted_time_words") if f" {w} " in said)
+        if narrower:  # "every day" against "on weekdays": the claim's time is broader than the evidence's
+            return fail(f"claim says {claim.quantifier!r} of time, evidence only speaks of {narrower[0]!r}")
+        return SKIP if not _ALL_TIME.search(claim.text) else PASS
     if (claim.quantifier or "").lower() not in _UNIVERSAL or _ANAPHORIC.search(claim.text):
         return SKIP if not _ALL_TIME.search(claim.text) else PASS
     words = set(re.findall(r"[a-z]+", evidence.quote.lower()))
     if words & (_UNIVERSAL | {"always", "whole", "entire"}):
         return PASS
     return fail(f"claim says {claim.quantifier!r}, evidence does not speak of all cases")
+
+
+def _quantifies_things(quantifier: str, text: str) -> bool:
+    """Whether ``quantifier`` ranges over things somewhere in ``text``, not only over time: "each
+    month" and "at any hour" say how often or when (words.json ``time_nouns``), and "£12 each" a price
+    per item, not of which cases."""
+    times = "|".join(sorted(word_list("time_nouns")))
+    rest = re.sub(rf"\b{re.escape(quantifier)}\s+(?:(?:single|calendar|other|working)\s+)?(?:{times})s?\b", " ",
+                  text, flags=re.I)
+    rest = re.sub(r"\beach\b(?=\s*(?:[.,;:)]|$))", " ", rest, flags=re.I)  # "£12 each": a price per item
+    return re.search(rf"\b{re.escape(quantifier)}\b", rest, re.I) is not None
 
 
 def _narrowed_subject(claim: AtomicClaim, evidence: Evidence) -> str | None:

@@ -7,6 +7,8 @@ import re
 from graphcite.language import lexicon
 from graphcite.language.domain import active
 from graphcite.language.nlp import lemma
+from graphcite.language.parse import parse
+from graphcite.language.predicates import event_nouns, is_verb, verb_paraphrases
 from graphcite.language.words import word_list, word_map, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
@@ -73,6 +75,10 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleRes
     terms = word_lemmas(evidence.envelope)
     if any(same_predicate(w, terms) for w in words) or set(words) & _aligned(claim, evidence):
         return PASS
+    if any(_paraphrased(w, evidence) for w in words):
+        return PASS  # "holds 200 mg" / "contains 200 mg"; "fired" / "sent dismissal letters"
+    if _event_object_said(words, claim, evidence):
+        return PASS  # "can put strain on the kidneys" is what "can strain the kidneys" says
     phrase = " ".join(words)
     if len(words) > 1 and any(lexicon.related(phrase, w) in active().paraphrase for w in terms):
         return PASS  # a phrasal verb and its one-word paraphrase: "broke up" / "dissolved"
@@ -84,6 +90,30 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleRes
             set(words) & (eq.a | eq.b) and terms & (eq.a | eq.b) for eq in active().equivalences):
         return PASS  # "retries four times" vs "makes five attempts": the counts decide (GC301/GC302)
     return fail(f"the evidence does not say {claim.predicate!r}")
+
+
+def _paraphrased(verb: str, evidence: Evidence) -> bool:
+    """Whether the evidence says ``verb`` by a verb sharing one of its senses, or names its event by a
+    noun (:mod:`graphcite.language.predicates`); a multi-word lemma ("call off") must occur as a phrase."""
+    wanted = (verb_paraphrases(verb) | event_nouns(verb)) - {verb}
+    if not wanted:
+        return False
+    said = " " + " ".join(w.lemma for w in words_of(evidence.envelope)) + " "
+    return any(f" {w} " in said for w in wanted)
+
+
+def _event_object_said(words: list[str], claim: AtomicClaim, evidence: Evidence) -> bool:
+    """Whether the claim's object names an event the evidence states by its verb: after a light verb
+    (words.json ``event_light_verbs``: "put strain on", "held talks with") the noun says what happens. The
+    object's head must be a verb the evidence uses as its verb ("can strain the kidneys"; "a mechanical
+    bull" is a noun there, whatever WordNet says of "to bull")."""
+    if not claim.object or not set(words) <= word_list("event_light_verbs"):
+        return False
+    head = _PREPOSITION.split(blank_values(claim.object, claim.values), maxsplit=1)[0]
+    nouns = [lemma(w) for w in head.split() if support_terms(w)]
+    if not nouns or not is_verb(nouns[-1]):
+        return False
+    return any(t.pos_ == "VERB" and t.lemma_.lower() == nouns[-1] for t in parse(evidence.quote))
 
 
 def _said_by_preposition(words: list[str], claim: AtomicClaim, evidence: Evidence) -> bool:
