@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from graphcite.language import lexicon
+from graphcite.language.lexicon_forms import is_verb_form
 from graphcite.language.nlp import lemma
 from graphcite.language.parse import layout, parse
 from graphcite.language.words import STOPWORDS, word_list, word_map
@@ -425,13 +426,16 @@ def _tense(head: Token) -> str:
     if any("Past" in a.morph.get("Tense") for a in auxes) or (
             not auxes and "Past" in head.morph.get("Tense") and head.tag_ == "VBD"):
         return "past"
+    if not auxes and head.tag_ in {"NN", "JJ"} and head.i > 0 and not head.lower_.endswith("ing") \
+            and is_verb_form(head.lower_) and head.doc[head.i - 1].pos_ in {"PROPN", "NOUN", "PRON"}:
+        return "past"  # a past form the tagger took for a noun after its subject: "The Titanic sank"
     return "present"
 
 
 def _conditions(head: Token, text: str, own: list[Token] | None = None,
                 subject: Token | None = None) -> tuple[str, ...]:
-    """The conditions attached to a predicate: "if ..." / "unless ..." clauses, "when ..." clauses that
-    are not past (a past "when he was ten" gives a time), and phrases opened by "only" or "except"
+    """The conditions attached to a predicate: "if ..." / "unless ..." clauses, "when ..." clauses of a
+    predicate that is not past (a past "when he was ten", a past event "after striking ice" give a time), and phrases opened by "only" or "except"
     anywhere in the clause but its subject ("... with water, only after a meal")."""
     markers = word_list("condition_markers")
     timed_markers = word_list("temporal_condition_markers")
@@ -442,8 +446,10 @@ def _conditions(head: Token, text: str, own: list[Token] | None = None,
                      or (c.dep_ == "advmod" and c.tag_ == "WRB")]
             only = any(c.lower_ in _RESTRICTING for c in child.children if c.dep_ == "advmod")
             timed = [m for m in marks if m in timed_markers]
-            if only or any(m in markers for m in marks) or (timed and _tense(child) != "past"):
+            if only or any(m in markers for m in marks) or (
+                    timed and _tense(child) != "past" and _tense(head) != "past"):
                 out.append(_span_text(child, text))  # "when it rains" holds a condition; "when he was ten" a time
+                # and so does any "after"/"when" clause of a past event ("sank in 1912 after striking ice")
     in_subject = {t.i for t in subject.subtree} if subject is not None else set()
     for token in own or ():
         if token.lower_ not in _RESTRICTING or token.i in in_subject or (
