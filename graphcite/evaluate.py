@@ -24,6 +24,7 @@ from graphcite.verify.check import verify_answer
 from graphcite.verify.config import VerifierConfig
 
 __all__ = [
+    "METRIC_MEANINGS",
     "LabelledItem",
     "annotate",
     "annotations",
@@ -38,6 +39,19 @@ __all__ = [
 
 LabelledItem = dict[str, Any]
 _REVIEWS = ("adjudicated", "contested")
+#: what each metric of an evaluation counts, in the words ``graphcite eval`` prints beside it
+METRIC_MEANINGS = {
+    "false_support_rate": "of the items gold does not support, the share called supported (lower is better)",
+    "support_recall": "of the items gold supports, the share called supported",
+    "support_precision": "of the items called supported, the share gold supports",
+    "agreement": "share of items whose supported-or-not verdict matches gold",
+    "citation_integrity": "share of citations that point at text that exists",
+    "citation_validity": "share of items whose citations support their claim",
+    "contradiction_recall": "of the citations gold marks as contradicting, the share found contradicting",
+    "useful_insufficiency": "of the citations gold marks as insufficient, the share found insufficient",
+    "relation_accuracy": "share of citations whose relation matches gold",
+    "coverage": "share of items with at least one valid citation",
+}
 
 
 # --------------------------------------------------------------------------------------------
@@ -316,17 +330,21 @@ def render_eval(result: dict[str, Any], console: Any, *, categories: bool = True
     """Print an evaluation: the runs side by side, then the per-category false supports and misses."""
     from rich.table import Table
 
+    from graphcite.cli.render import CONFIG_HASH_MEANING, print_table
+
     names = list(result["runs"])
-    table = Table("metric", *names, title=f"{result['set']}: {result['items']} items")
-    keys = ["false_support_rate", "support_recall", "support_precision", "agreement", "citation_integrity",
-            "citation_validity", "contradiction_recall", "useful_insufficiency", "relation_accuracy", "coverage"]
-    for key in keys:
+    table = Table("metric", *names, "what it counts", title=f"{result['set']}: {result['items']} items")
+    for key, meaning in METRIC_MEANINGS.items():
         cells = []
         for name in names:
             value = result["runs"][name]["metrics"][key]
             cells.append("n/a" if value is None else f"{value:.3f}")
-        table.add_row(key, *cells)
-    console.print(table)
+        table.add_row(key, *cells, meaning)
+    print_table(table, console)
+    hashed = [name for name in names if name.startswith("config ")]
+    if hashed:
+        console.print(f"{', '.join(hashed)}: the configuration given, named by its hash ({CONFIG_HASH_MEANING})",
+                      markup=False)
     for name in names:
         rows = result["runs"][name].get("by_rule")
         if rows:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from graphcite.claims.formats import DEFAULT_LIMITS, AnswerLimits, load_answer, parse_json
-from graphcite.claims.formats.passages import PASSAGE_PREFIX
+from graphcite.claims.formats.passages import EVIDENCE_KIND, PASSAGE_PREFIX, evidence_kind
 from graphcite.claims.formats.ragas import REFERENCE_KEYS, first_key
 from graphcite.errors import AnswerFormatError, InputError, OutputError
 from graphcite.models import CitationRef, InputAnswer, Passage
@@ -44,7 +44,6 @@ __all__ = [
     "store_passages",
 ]
 
-EVIDENCE_KIND = "answer-passage"  # the metadata that says a source is a passage that came with an answer
 METRIC_MEANINGS = {
     "citation_validity": "share of claims whose citations support them",
     "faithfulness": "share of samples whose every claim is supported by what it cites",
@@ -290,6 +289,8 @@ class SampleResult:
                 "citations_valid": bool(citations) and all(c["valid"] for c in citations),
                 "supported_elsewhere": elsewhere, "reasons": claim_reasons(claim),
                 "evidence": [_evidence_name(c) for c in citations],
+                "evidence_kinds": [c.get("evidence_kind") or evidence_kind(c.get("source")) or "stored-document"
+                                   for c in citations],
                 "reference": self.reference if isinstance(self.reference, str) else (
                     json.dumps(self.reference, ensure_ascii=False) if self.reference is not None else None),
             })
@@ -316,8 +317,9 @@ class RagEvaluation:
         claims = self.claim_rows()
         return {"summary": self.summary, "metrics_explained": METRIC_MEANINGS, "audience": self.audience,
                 "verifier": self.verifier,
-                "samples": [{**s, "claims": [c for c in claims if c["sample"] == s["sample"]]}
-                            for s in self.sample_rows()]}
+                "samples": [{**s, "not_claims": list(r.answer.not_claims),
+                             "claims": [c for c in claims if c["sample"] == s["sample"]]}
+                            for s, r in zip(self.sample_rows(), self.samples, strict=True)]}
 
     def to_dataframe(self) -> Any:
         """One row per claim as a pandas DataFrame (``pip install pandas``)."""
@@ -437,7 +439,7 @@ def claim_reasons(claim: Mapping[str, Any]) -> list[str]:
 
 def _evidence_name(cit: Mapping[str, Any]) -> str:
     source = cit.get("source") or cit.get("chunk_id") or "?"
-    if source.startswith(PASSAGE_PREFIX):
+    if (cit.get("evidence_kind") or evidence_kind(source)) == EVIDENCE_KIND:
         return f"{source} (passage that came with the answer)"
     return f"{source}:{cit['start']}-{cit['end']}" if cit.get("start") is not None else source
 

@@ -189,7 +189,7 @@ def get_answer(store: Store, ref: str) -> tuple[str, InputAnswer]:
     # stored content passed the limits it was stored under; read it back whatever today's limits are
     answer = load_answer(parse_json(row["content_json"]), format="native", limits=NO_LIMITS)
     return row["answer_rev"], InputAnswer(answer.answer_id, answer.question, answer.claims, row["format"],
-                                          answer.documents)
+                                          answer.documents, not_claims=answer.not_claims)
 
 
 def answer_parts(store: Store, answer_rev: str) -> list[list[AtomicClaim]]:

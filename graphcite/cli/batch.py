@@ -46,10 +46,17 @@ EXIT_SOME_FAILED = 2
 
 
 def _columns(unit: str) -> tuple[Any, ...]:
-    from rich.progress import BarColumn, SpinnerColumn, TextColumn, TimeElapsedColumn
+    """Spinner, what is being done, bar, "done/total unit" (or "done unit" while the total is unknown),
+    the extra figures, time elapsed."""
+    from rich.progress import BarColumn, ProgressColumn, SpinnerColumn, Task, TextColumn, TimeElapsedColumn
+    from rich.text import Text
 
-    return (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-            TextColumn("{task.completed:,.0f}" + ("/{task.total:,.0f}" if unit == "answers" else "") + f" {unit}"),
+    class _Count(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            total = f"/{task.total:,.0f}" if task.total is not None else ""
+            return Text(f"{task.completed:,.0f}{total} {unit}")
+
+    return (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), _Count(),
             TextColumn("{task.fields[extra]}"), TimeElapsedColumn())
 
 
@@ -97,16 +104,17 @@ def batch_progress(total: int, *, enabled: bool) -> Iterator[Callable[[int, int]
 
 
 @contextlib.contextmanager
-def sample_progress(total: int | None, *, enabled: bool, what: str = "checking samples"
+def sample_progress(total: int | None, *, enabled: bool, what: str = "checking samples", unit: str = "done"
                     ) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress callback ``tick(done, total)`` for :func:`graphcite.rag.evaluate_rag` and
-    :func:`graphcite.evaluate.evaluate_set`, or None (off, or stderr is not a terminal)."""
+    """A progress callback ``tick(done, total)`` for :func:`graphcite.rag.evaluate_rag`,
+    :func:`graphcite.evaluate.evaluate_set` and a recheck, or None (off, or stderr is not a terminal).
+    ``total`` may be unknown (None) until the first tick says it."""
     if not enabled or not err.is_terminal:
         yield None
         return
     from rich.progress import Progress
 
-    with Progress(*_columns("answers"), console=err, transient=True) as bar:
+    with Progress(*_columns(unit), console=err, transient=True) as bar:
         task = bar.add_task(what, total=total, extra="")
 
         def tick(done: int, of: int) -> None:

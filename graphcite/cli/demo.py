@@ -29,6 +29,7 @@ def run_demo(*, db: str, out_dir: Path, console: Any) -> dict[str, Any]:
     from graphcite.verify.config import load_config
 
     results: dict[str, Any] = {}
+    config_name = "the demo's configuration (examples/verifier.yaml: the general rules and the corpus's domain lexicon)"
     with contextlib.ExitStack() as stack:
         corpus = stack.enter_context(as_file(example_path("corpus")))
         store = stack.enter_context(open_store(db))
@@ -44,14 +45,16 @@ def run_demo(*, db: str, out_dir: Path, console: Any) -> dict[str, Any]:
             answer = stack.enter_context(as_file(example_path("answers", f"{name}.json")))
             console.rule(f"{name} answer (audience: public)")
             checked = check_answer(store, Path(answer), audience="public", config=config)
-            render_report(checked, console)
+            render_report(checked, console, config_name=config_name)
             results[name] = checked["metrics"]
         from graphcite.evaluate import evaluate_set, render_eval
 
-        for name, title in (("set", "tuning set (the rules were tuned on it)"),
-                            ("heldout", "held-out set (written without seeing the rules)")):
+        for name, title, about in (("set", "tuning set", "the rules were tuned on it"),
+                                   ("heldout", "held-out set", "written without seeing the rules")):
             set_path = stack.enter_context(as_file(example_path("labelled", f"{name}.jsonl")))
-            console.rule(f"labelled {title}: the corpus's configuration vs the lexical baseline")
+            console.rule(f"labelled {title}")  # a rule's title is cut to the width: the sentence goes below
+            console.print(f"The labelled {title} ({about}): {config_name} against the lexical baseline.",
+                          markup=False)
             evaluation = evaluate_set(store, Path(set_path), config=config, baseline="lexical")
             render_eval(evaluation, console, categories=name == "set")
             results[f"eval_{name}"] = evaluation["summary"]

@@ -9,9 +9,11 @@ from rich.console import Console, RenderableType
 
 from graphcite.cli.common import STYLES, SYMBOLS, out
 
-__all__ = ["CONFIG_HASH_MEANING", "config_line", "print_table", "render_rag", "render_report", "sentence"]
+__all__ = ["CONFIG_HASH_MEANING", "config_line", "finding_items", "finding_lines", "print_table", "render_rag",
+           "render_report", "sentence"]
 
-_SHOWN_NOTES = frozenset({"GC108", "GC110"})  # quote transformations and normalisation
+# notes a reviewer must see: an older revision was cited, what a quote changed, how it was normalised
+_SHOWN_NOTES = frozenset({"GC103", "GC108", "GC110"})
 
 
 def print_table(table: RenderableType, console: Console | None = None) -> None:
@@ -35,6 +37,7 @@ def print_table(table: RenderableType, console: Console | None = None) -> None:
         console.width = before
 
 
+#: what a configuration hash is, in the words every report, evaluation and review page uses
 CONFIG_HASH_MEANING = ("one hash of every setting that can change a verdict: rules, thresholds, judge, domain, "
                        "lexicon; reports with the same hash were decided alike")
 
@@ -42,7 +45,8 @@ CONFIG_HASH_MEANING = ("one hash of every setting that can change a verdict: rul
 def config_line(report: dict[str, Any], config_name: str | None = None) -> str:
     """Which configuration and audience decided a report, and what its hash means, in one line."""
     verifier = report.get("verifier") or {}
-    name = config_name or verifier.get("name") or "the default configuration"
+    named = verifier.get("name")
+    name = config_name or (f"the configuration {named}" if named and named != "default" else "the default configuration")
     parts = [f"decided by {name}"]
     if verifier.get("config_hash"):
         parts.append(f"configuration hash {verifier['config_hash']} ({CONFIG_HASH_MEANING})")
@@ -62,7 +66,7 @@ def render_report(report: dict[str, Any], console: Console, *, config_name: str 
     console.print(f"answer {report['answer_id']}" + (f" — {report['question']}" if report.get("question") else ""),
                   markup=False)
     console.print(config_line(report, config_name), markup=False)
-    from graphcite.claims.formats.passages import PASSAGE_PREFIX
+    from graphcite.claims.formats.passages import EVIDENCE_KIND, evidence_kind
 
     earlier = report.get("earlier")
     if earlier:
@@ -89,7 +93,7 @@ def render_report(report: dict[str, Any], console: Console, *, config_name: str 
             if cit.get("heading_path"):
                 where.append(" > ".join(cit["heading_path"]))
             state = "valid" if cit["valid"] else "INVALID"
-            if (cit.get("source") or "").startswith(PASSAGE_PREFIX):
+            if (cit.get("evidence_kind") or evidence_kind(cit.get("source"))) == EVIDENCE_KIND:
                 where.append("a passage that came with the answer")
             if cit.get("located"):
                 where.append("evidence located by graphcite (the answer gave no span)")
@@ -97,13 +101,8 @@ def render_report(report: dict[str, Any], console: Console, *, config_name: str 
                           + " · ".join(where), markup=False)
             if cit.get("quote"):
                 console.print(f"        “{cit['quote']}”", markup=False)
-            shown: set[str] = set()
-            for f in cit["findings"]:
-                if f["outcome"] == "fail" and (f["code"], f["detail"]) not in shown:
-                    shown.add((f["code"], f["detail"]))
-                    console.print(f"        {f['code']} {f['rule']}: {sentence(f['detail'])}", markup=False)
-                elif f["outcome"] == "note" and f["code"] in _SHOWN_NOTES:  # what a quote changed, said openly
-                    console.print(f"        note {f['code']} {f['rule']}: {f['detail']}", markup=False)
+            for line in finding_lines(cit["findings"]):
+                console.print(f"        {line}", markup=False)
         inference = claim.get("inference")
         if inference:
             premises = ", ".join(f"{i + 1} ({status})" for i, status in
@@ -160,6 +159,31 @@ def render_rag(result: Any, console: Console, *, config_name: str | None = None)
         console.print(f"  {name} {summary[name]:.2f}: {meaning}", markup=False)
     console.print(config_line({"verifier": result.verifier, "audience": result.audience}, config_name),
                   markup=False)
+
+
+def finding_lines(findings: Sequence[dict[str, Any]]) -> list[str]:
+    """The findings of one citation as lines of the text report (see :func:`finding_items`); a note is
+    marked ``note``."""
+    return [(f"note {code} {rule}" if outcome == "note" else f"{code} {rule}") + (f": {text}" if text else "")
+            for outcome, code, rule, text in finding_items(findings)]
+
+
+def finding_items(findings: Sequence[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
+    """The findings of one citation as a reviewer reads them, in the text report and the review app
+    alike: ``(outcome, code, rule, text)``, one per rule (a rule that failed for two parts of a claim
+    says both in its one text), each detail written as a sentence; the notes a reviewer must see
+    (:data:`_SHOWN_NOTES`) after the failures."""
+    said: dict[tuple[str, str, str], list[str]] = {}
+    for finding in findings:
+        outcome = str(finding.get("outcome", "fail"))
+        if (outcome == "note" and finding["code"] not in _SHOWN_NOTES) or outcome not in {"fail", "note"}:
+            continue
+        details = said.setdefault((outcome, finding["code"], finding["rule"]), [])
+        detail = sentence(finding.get("detail") or "")
+        if detail and detail not in details:
+            details.append(detail)
+    ordered = sorted(said.items(), key=lambda item: item[0][0] == "note")  # failures first, each in report order
+    return [(outcome, code, rule, " ".join(details)) for (outcome, code, rule), details in ordered]
 
 
 def sentence(detail: str) -> str:

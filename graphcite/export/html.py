@@ -55,6 +55,7 @@ a { color: #1d4ed8; text-decoration: underline; }
 a:focus, summary:focus, main:focus { outline: 3px solid #111827; outline-offset: 2px; }
 .skip { position: absolute; left: -999rem; }
 .skip:focus { position: static; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 header p, footer p, .meta { color: #374151; }
 .claim { border: 2px solid #6b7280; border-radius: .5rem; padding: 1rem; margin: 1.5rem 0; }
 .claim-grid { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 1.5rem; }
@@ -65,7 +66,9 @@ header p, footer p, .meta { color: #374151; }
 .s-contradicted, .s-invalid { color: #7f1d1d; background: #fef2f2; border-style: double; }
 .s-conflict { color: #713f12; background: #fefce8; border-style: dashed; }
 .s-insufficient, .s-unsupported, .s-unverified { color: #3b0764; background: #faf5ff; border-style: dotted; }
-.claim-text { font-size: 1.15rem; }
+.claim-text { font-size: 1.15rem; overflow-wrap: anywhere; }
+nav li, .claim h2, .claim h3, .claim h4, .claim h5, .claim li { overflow-wrap: anywhere; }
+.answer { border-top: 3px solid #374151; margin-top: 2rem; }
 .evidence { padding-left: 1.2rem; }
 .evidence > li { margin-bottom: 1.2rem; }
 .evidence h4, .against h4 { margin: .2rem 0; font-size: 1rem; }
@@ -223,19 +226,22 @@ def _lineage(source: dict[str, Any], depth: int = 0) -> str:
     return f"<ul>{''.join(items)}</ul>" if items else ""
 
 
-def _evidence_item(n: int, cit: dict[str, Any], limit: int = DEFAULT_MAX_QUOTE_CHARS) -> str:
+def _evidence_item(n: int, cit: dict[str, Any], limit: int = DEFAULT_MAX_QUOTE_CHARS, *, shown: int | None = None,
+                   level: int = 4) -> str:
+    """One citation's evidence; ``n`` is the claim's anchor number, ``shown`` the number a reader sees."""
     symbol, word = _relation(cit["relation"])
     anchor = f"ev-{n}-{cit['index'] + 1}"
-    head = (f'<h4>[{cit["index"] + 1}] <span aria-hidden="true">{symbol}</span> {_e(word)}'
+    h = f"h{level}"
+    head = (f'<{h}>[{cit["index"] + 1}] <span aria-hidden="true">{symbol}</span> {_e(word)}'
             + ("" if cit.get("valid") is not False else " · citation invalid"))
     unit = cit.get("unit")
     rows = []
     if cit.get("restricted"):
-        head += "</h4>"
+        head += f"</{h}>"
         rows.append('<p class="withheld">Evidence withheld: this citation points to a restricted source.</p>')
     elif unit:
         source = unit["revision"]["source"]
-        head += f" · {_source_line(source)}</h4>"
+        head += f" · {_source_line(source)}</{h}>"
         rows.append(f'<p class="meta">{" · ".join(_where(unit))} · '
                     f'<a href="{_e(revision_iri(source["key"], unit["revision"]["revision_id"]))}" '
                     f'aria-label="revision-pinned link: revision {_e(unit["revision"]["seq"])} of {_e(source["key"])}">'
@@ -247,7 +253,7 @@ def _evidence_item(n: int, cit: dict[str, Any], limit: int = DEFAULT_MAX_QUOTE_C
         if cit.get("primary_authorities"):
             rows.append(f"<p>Primary authority: {', '.join(f'<code>{_e(a)}</code>' for a in cit['primary_authorities'])}</p>")
     else:
-        head += f" · <code>{_e(cit.get('source') or 'unknown source')}</code></h4>"
+        head += f" · <code>{_e(cit.get('source') or 'unknown source')}</code></{h}>"
         if cit.get("quote"):
             shown, note = excerpt_html(cit["quote"], 0, 0, limit)
             rows.append(f"<blockquote><p>Quoted in the answer: {shown}</p></blockquote>"
@@ -255,18 +261,24 @@ def _evidence_item(n: int, cit: dict[str, Any], limit: int = DEFAULT_MAX_QUOTE_C
         rows.append('<p class="withheld">No evidence unit was found for this citation.</p>')
     if cit.get("superseded"):
         rows.append(f'<p class="warning"><span aria-hidden="true">⚠</span> Superseded evidence: {_e(cit["superseded"])}</p>')
-    findings = cit.get("findings") or []
-    if findings:
-        listed = "".join(f"<li><code>{_e(f['code'])}</code> {_e(f['rule'])}"
-                         + (f": {_e(f['detail'])}" if f.get("detail") else "") + "</li>" for f in findings)
-        rows.append(f"<details><summary>Failed checks ({len(findings)})</summary><ul>{listed}</ul></details>")
-    rows.append(f'<p><a href="#claim-{n}">Back to claim {n}</a></p>')
+    # the text report's one wording of findings (a sentence each, one per rule); imported here, not at the
+    # top, because the CLI sits above export (requested: move it down to the models' display vocabulary)
+    from graphcite.cli.render import finding_items
+
+    items = finding_items(cit.get("findings") or [])
+    if items:
+        listed = "".join(f"<li>{'Note: ' if outcome == 'note' else ''}<code>{_e(code)}</code> {_e(rule)}"
+                         + (f": {_e(text)}" if text else "") + "</li>" for outcome, code, rule, text in items)
+        rows.append(f"<details><summary>Failed checks ({len(items)})</summary><ul>{listed}</ul></details>")
+    rows.append(f'<p><a href="#claim-{n}">Back to claim {n if shown is None else shown}</a></p>')
     return f'<li id="{anchor}">{head}{"".join(rows)}</li>'
 
 
-def _against(n: int, items: list[dict[str, Any]], limit: int = DEFAULT_MAX_QUOTE_CHARS) -> str:
+def _against(n: int, items: list[dict[str, Any]], limit: int = DEFAULT_MAX_QUOTE_CHARS, *,
+             shown: int | None = None, level: int = 3, of: str = "") -> str:
     if not items:
         return ""
+    h, sub = f"h{level}", f"h{level + 1}"
     out = []
     for i, item in enumerate(items, 1):
         unit = item["unit"]
@@ -276,12 +288,13 @@ def _against(n: int, items: list[dict[str, Any]], limit: int = DEFAULT_MAX_QUOTE
         source = unit["revision"]["source"]
         note = (f'<p class="warning"><span aria-hidden="true">⚠</span> {_e(item["superseded"])}; it does not govern '
                 "current behaviour but stays on record.</p>") if item.get("superseded") else ""
-        out.append(f'<li id="against-{n}-{i}"><h4>{_e(item.get("status") or "")} evidence · {_source_line(source)}</h4>'
+        out.append(f'<li id="against-{n}-{i}"><{sub}>{_e(item.get("status") or "")} evidence · '
+                   f'{_source_line(source)}</{sub}>'
                    f'<p class="meta">{" · ".join(_where(unit))}</p>'
                    f'<blockquote><p>{_marked_text(unit, None, None, None, limit)}</p></blockquote>'
                    f"<p>Why it disagrees: {_e(item.get('reason') or 'withheld')}</p>{note}</li>")
-    return (f'<section aria-labelledby="against-{n}-title" class="against"><h3 id="against-{n}-title">'
-            f"Evidence against claim {n}</h3><ul>{''.join(out)}</ul></section>")
+    return (f'<section aria-labelledby="against-{n}-title" class="against"><{h} id="against-{n}-title">'
+            f"Evidence against claim {n if shown is None else shown}{of}</{h}><ul>{''.join(out)}</ul></section>")
 
 
 def _independence_block(result: dict[str, Any] | None) -> str:
@@ -296,7 +309,15 @@ def _independence_block(result: dict[str, Any] | None) -> str:
 
 
 def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None,
-                   limit: int = DEFAULT_MAX_QUOTE_CHARS) -> str:
+                   limit: int = DEFAULT_MAX_QUOTE_CHARS, *, shown: int | None = None, level: int = 2,
+                   answer_id: str | None = None) -> str:
+    """One claim as an article: ``n`` numbers its anchors (unique in the page), ``shown`` is the number a
+    reader sees (its place in its answer), ``level`` its heading level (3 inside an answer's section);
+    ``answer_id`` names the answer in the evidence regions' names (for assistive technology), so the
+    regions of claim 1 of two answers are told apart."""
+    shown = n if shown is None else shown
+    of = f'<span class="sr-only"> of answer {_e(answer_id)}</span>' if answer_id else ""
+    h, sub = f"h{level}", f"h{level + 1}"
     links = []
     for cit in tree["citations"]:
         _, word = _relation(cit["relation"])
@@ -315,17 +336,17 @@ def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None,
     note = f'<p class="meta">{_e(tree["note"])}</p>' if tree.get("note") else ""
     verified = (f'<p class="meta">Verified {_e(tree["verified_at"])} UTC; claim <code>{_e(tree["claim_id"])}</code>'
                 f"{', type ' + _e(tree['claim_type']) if tree.get('claim_type') else ''}.</p>")
-    evidence = "".join(_evidence_item(n, c, limit) for c in tree["citations"]) or \
+    evidence = "".join(_evidence_item(n, c, limit, shown=shown, level=level + 2) for c in tree["citations"]) or \
         '<li><p class="withheld">No citations were given for this claim.</p></li>'
     return (
         f'<article id="claim-{n}" class="claim" aria-labelledby="claim-{n}-title">'
-        f'<h2 id="claim-{n}-title">Claim {n}: {_badge(tree["status"])}</h2>'
+        f'<{h} id="claim-{n}-title">Claim {shown}: {_badge(tree["status"])}</{h}>'
         '<div class="claim-grid"><div>'
         f'<p class="claim-text">{_e(tree["text"])} {" ".join(links)}</p>{parts}{note}{restricted}'
         f"{_independence_block(result)}{verified}</div>"
-        f'<section aria-labelledby="evidence-{n}-title"><h3 id="evidence-{n}-title">Evidence for claim {n}</h3>'
-        f'<ol class="evidence">{evidence}</ol></section></div>'
-        f"{_against(n, tree['contradicting_evidence'], limit)}</article>"
+        f'<section aria-labelledby="evidence-{n}-title"><{sub} id="evidence-{n}-title">Evidence for claim {shown}{of}'
+        f'</{sub}><ol class="evidence">{evidence}</ol></section></div>'
+        f"{_against(n, tree['contradicting_evidence'], limit, shown=shown, level=level + 1, of=of)}</article>"
     )
 
 
@@ -363,29 +384,75 @@ def attach_quotes(G: nx.MultiDiGraph | None, tree: dict[str, Any],
             cit["quote_transformations"] = found["quote_transformations"]
 
 
+def _tally(trees: list[dict[str, Any]]) -> str:
+    """How many claims have each verdict, in words ("2 supported, 1 insufficient")."""
+    counts: dict[str, int] = {}
+    for t in trees:
+        counts[t["status"]] = counts.get(t["status"], 0) + 1
+    return ", ".join(f"{v} {VERDICTS.get(k, ('', k))[1].lower()}" for k, v in sorted(counts.items())) or "no claims"
+
+
+def _toc_item(n: int, tree: dict[str, Any]) -> str:
+    """A claim's line in the contents: its verdict and its whole text (the list numbers it)."""
+    return f'<li><a href="#claim-{n}">{_badge(tree["status"])} {_e(tree["text"])}</a></li>'
+
+
+def _by_answer(G: nx.MultiDiGraph, claims: list[str]) -> list[tuple[str, list[int]]]:
+    """The claims' positions grouped by answer, answers in the order their first claim comes."""
+    groups: dict[str, list[int]] = {}
+    for i, claim_id in enumerate(claims):
+        groups.setdefault(str(G.nodes[node_id("claim", claim_id)].get("answer_id") or ""), []).append(i)
+    return list(groups.items())
+
+
 def render_page(G: nx.MultiDiGraph, *, title: str | None = None, max_quote_chars: int | None = None,
                 quotes: dict[tuple[str, int], dict[str, Any]] | None = None) -> str:
     """The review page of every claim in ``G`` as one HTML string.
 
+    Claims of several answers (``export --all``, the demo) are shown one section per answer, each with
+    its own tally and its claims numbered from 1 as its report numbers them; claim texts are shown whole.
     ``quotes`` (from :func:`transformed_quotes`) shows transformed quotes piece by piece; no excerpt shows
     more than ``max_quote_chars`` code points of a source (default 500).
     """
     limit = check_max_quote_chars(max_quote_chars)
-    claims = G.graph.get("claim_order", [])
+    claims = list(G.graph.get("claim_order", []))
     cache: dict[str, Any] = {}
     trees = [claim_tree(G, c) for c in claims]
     for tree in trees:
         attach_quotes(G, tree, quotes or {})
     results = [independence(G, c, cache=cache) if t["supported"] else None
                for c, t in zip(claims, trees, strict=True)]
-    heading = title or (f"Review of answer {G.graph['answer_id']}" if G.graph.get("answer_id")
-                        else f"Review of {len(claims)} claim{'s' if len(claims) != 1 else ''}")
-    toc = "".join(f'<li><a href="#claim-{i}">{_badge(t["status"])} {i}. {_e(t["text"][:120])}</a></li>'
-                  for i, t in enumerate(trees, 1))
-    counts: dict[str, int] = {}
-    for t in trees:
-        counts[t["status"]] = counts.get(t["status"], 0) + 1
-    tally = ", ".join(f"{v} {VERDICTS.get(k, ('', k))[1].lower()}" for k, v in sorted(counts.items())) or "no claims"
+    groups = _by_answer(G, claims)
+    several = len(groups) > 1
+    if title:
+        heading = title
+    elif G.graph.get("answer_id"):
+        heading = f"Review of answer {G.graph['answer_id']}"
+    elif several:
+        heading = f"Review of {len(groups)} answers ({len(claims)} claim{'s' if len(claims) != 1 else ''})"
+    else:
+        heading = f"Review of {len(claims)} claim{'s' if len(claims) != 1 else ''}"
+    if several:
+        toc = "".join(
+            f'<li><a href="#answer-{a}">Answer {_e(answer_id or "(no id)")}</a>: {_e(_tally([trees[i] for i in rows]))}'
+            f'<ol>{"".join(_toc_item(i + 1, trees[i]) for i in rows)}</ol></li>'
+            for a, (answer_id, rows) in enumerate(groups, 1))
+        sections = []
+        for a, (answer_id, rows) in enumerate(groups, 1):
+            body = "".join(_claim_article(i + 1, trees[i], results[i], limit, shown=k, level=3,
+                                          answer_id=answer_id or "(no id)")
+                           for k, i in enumerate(rows, 1))
+            count = f"{len(rows)} claim{'s' if len(rows) != 1 else ''}"
+            sections.append(f'<section id="answer-{a}" class="answer" aria-labelledby="answer-{a}-title">'
+                            f'<h2 id="answer-{a}-title">Answer {_e(answer_id or "(no id)")}</h2>'
+                            f'<p class="answer-tally">{count}: {_e(_tally([trees[i] for i in rows]))}.</p>'
+                            f"{body}</section>")
+        articles = "".join(sections)
+    else:
+        toc = "".join(_toc_item(i, t) for i, t in enumerate(trees, 1))
+        articles = "".join(_claim_article(i, t, r, limit)
+                           for i, (t, r) in enumerate(zip(trees, results, strict=True), 1))
+    tally = _tally(trees)
     cycles = "".join(f"<li>{' ↔ '.join(f'<code>{_e(k)}</code>' for k in c)}</li>" for c in G.graph.get("cycles", []))
     dangling = "".join(f"<li><code>{_e(d['from_key'])}</code> {_e(d['relation'])} <code>{_e(d['to_key'])}</code> "
                        "(not ingested)</li>" for d in G.graph.get("dangling", []))
@@ -396,8 +463,6 @@ def render_page(G: nx.MultiDiGraph, *, title: str | None = None, max_quote_chars
                     + (f"<p>Links to sources that were never ingested:</p><ul>{dangling}</ul>" if dangling else "")
                     + "</section>")
     audience = _e(G.graph.get("audience", "internal"))
-    articles = "".join(_claim_article(i, t, r, limit)
-                       for i, (t, r) in enumerate(zip(trees, results, strict=True), 1))
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -408,7 +473,7 @@ def render_page(G: nx.MultiDiGraph, *, title: str | None = None, max_quote_chars
         '<a class="skip" href="#main">Skip to the claims</a>'
         f"<header><h1>{_e(heading)}</h1>"
         f"<p>{_e(tally)}. Audience: {audience}. Each verdict comes from the latest recorded verification.</p></header>"
-        f'<nav aria-label="Claims in this review"><ol>{toc}</ol></nav>'
+        f'<nav aria-label="{"Answers and claims" if several else "Claims"} in this review"><ol>{toc}</ol></nav>'
         f'<main id="main" tabindex="-1">{articles}{problems}</main>'
         "<footer><p>Generated by graphcite. Quotes are rendered from the stored source revisions; a marked span is "
         f"the exact cited text; […] marks text an answer left out and underlined words in brackets are its "

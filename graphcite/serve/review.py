@@ -51,7 +51,7 @@ from graphcite.serve.reviewers import SESSION_SECONDS, reviewer_for_token, sign_
 from graphcite.serve.svg import chain_svg
 from graphcite.serve.views import answer_view, answers_with_faithfulness, public_annotations
 
-__all__ = ["RELATION_DISPLAY", "STATIC", "clipped", "csrf_token", "environment", "marked", "max_quote_chars",
+__all__ = ["RELATION_DISPLAY", "STATIC", "answer_page_view", "clipped", "csrf_token", "environment", "marked", "max_quote_chars",
            "quoted_pieces", "render_error", "routes"]
 
 HERE = Path(__file__).resolve().parent
@@ -120,8 +120,11 @@ def environment() -> Environment:
     """The Jinja2 environment of the review pages (autoescape on for every template)."""
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
+    from graphcite.cli.render import finding_items  # the text report's wording of findings
+
     env.globals.update(status_display=status_display, relation_display=relation_display, marked=marked,
-                       quoted_pieces=quoted_pieces, clipped=clipped, relations=RELATIONS, quote=quote)
+                       quoted_pieces=quoted_pieces, clipped=clipped, relations=RELATIONS, quote=quote,
+                       finding_items=finding_items)
     return env
 
 
@@ -202,12 +205,32 @@ async def answers_page(request: Request) -> Response:
                  failing=failing, contested=contested, total=len(rows))
 
 
+def answer_page_view(store: Any, ref: str, audience: str) -> dict[str, Any]:
+    """The answer page's view: :func:`graphcite.serve.views.answer_view` plus the answer's sentences that
+    assert nothing (``not_claims``: shown, never counted) and the configuration hashes that decided its
+    latest verdicts (``config_hashes``; two when claims were last checked under different settings)."""
+    from graphcite.audience import audience_view
+    from graphcite.claims.answers import get_answer
+    from graphcite.graph import latest_verifications
+
+    view = answer_view(store, ref, audience)
+    not_claims = list(get_answer(store, view["answer_rev"])[1].not_claims) if view.get("answer_rev") else []
+    seen = audience_view(store, audience)
+    if seen.public:
+        not_claims = [seen.redactor.scrub(text) for text in not_claims]
+    records = latest_verifications(store, [c["claim_id"] for c in view["claims"]], record=False, audience=audience)
+    hashes = sorted({r["config_hash"] for r in records.values() if r.get("config_hash")})
+    return {**view, "not_claims": not_claims, "config_hashes": hashes}
+
+
 async def answer_page(request: Request) -> Response:
+    from graphcite.cli.render import CONFIG_HASH_MEANING  # the words the text report uses
+
     audience = audience_of(request)
-    view = await service_of(request).read(answer_view, request.path_params["ref"], audience)
+    view = await service_of(request).read(answer_page_view, request.path_params["ref"], audience)
     recorded = request.query_params.get("recorded")
     return _page(request, "answer.html", title=f"Answer {view['answer_id']}", view=view, audience=audience,
-                 recorded=recorded)
+                 recorded=recorded, config_hash_meaning=CONFIG_HASH_MEANING)
 
 
 def _chain(store: Any, claim_id: str, audience: str) -> dict[str, Any]:
@@ -218,7 +241,7 @@ def _chain(store: Any, claim_id: str, audience: str) -> dict[str, Any]:
     if tree.get("kind") != "claim":
         raise NotFoundError(f"no claim {claim_id[:80]!r}", where="claim_id", code="E504",
                             fix="take a claim id from an answer page")
-    attach_quotes(None, tree, transformed_quotes(store, [tree["claim_id"]]))
+    attach_quotes(None, tree, transformed_quotes(store, [tree["claim_id"]], audience))
     return tree
 
 

@@ -5,6 +5,10 @@ endpoint for ``{"label", "rationale"}`` as JSON; unreachable or timed out, it fa
 heuristic and says so in the finding. ``local:DIR`` runs an NLI / claim-verification cross-encoder
 from a local directory on CPU (:mod:`graphcite.verify.judge_local`, optional extra ``local-judge``).
 :func:`judge_many` answers many pairs at once, which the local judge runs in batches.
+
+Judges are a registry, as rules and answer formats are: a judge is one function with
+``@judge_kind("name")`` (optionally its batch function, its start-up check and whether its verdict is a
+function of claim and evidence alone); ``--judge name`` then chooses it and :func:`judge_kinds` lists it.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import json
 import os
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +29,8 @@ from graphcite.verify.lexical import lexical_score, missing_terms
 if TYPE_CHECKING:
     from graphcite.verify.judge_local import LocalModel
 
-__all__ = ["JUDGES", "Judgement", "judge", "judge_many", "prepare_judge"]
+__all__ = ["JUDGES", "Judge", "Judgement", "get_judge", "judge", "judge_kind", "judge_kinds", "judge_many",
+           "prepare_judge"]
 
 PROMPT_V1 = (
     "You check citations. Given a CLAIM and an EVIDENCE passage (with its headings), answer with JSON "
@@ -48,6 +53,55 @@ class Judgement:
     fallback: str | None = None
 
 
+OneJudgement = Callable[[str, str, VerifierConfig], Judgement]
+ManyJudgements = Callable[[Sequence[tuple[str, str]], VerifierConfig], list[Judgement]]
+
+
+@dataclass(frozen=True, slots=True)
+class Judge:
+    """A registered judge: its name (``--judge``), how it is written on the command line, its one-pair
+    function, its batch function (None: one pair at a time), its start-up check, and whether its verdict
+    depends on claim and evidence alone (a memo may then reuse it)."""
+
+    name: str
+    usage: str
+    one: OneJudgement
+    many: ManyJudgements | None = None
+    prepare: Callable[[VerifierConfig], None] | None = None
+    deterministic: bool = False
+
+
+_JUDGES: dict[str, Judge] = {}
+#: name -> one-pair function of every registered judge (kept for callers that index it)
+JUDGES: dict[str, OneJudgement] = {}
+
+
+def judge_kind(name: str, *, usage: str | None = None, many: ManyJudgements | None = None,
+               prepare: Callable[[VerifierConfig], None] | None = None,
+               deterministic: bool = False) -> Callable[[OneJudgement], OneJudgement]:
+    """Register the decorated one-pair function as judge ``name``."""
+
+    def register(one: OneJudgement) -> OneJudgement:
+        if name in _JUDGES and _JUDGES[name].one is not one:
+            raise ValueError(f"judge {name!r} is registered twice")
+        _JUDGES[name] = Judge(name, usage or name, one, many, prepare, deterministic)
+        JUDGES[name] = one
+        return one
+
+    return register
+
+
+def judge_kinds() -> tuple[Judge, ...]:
+    """Every registered judge, in registration order."""
+    return tuple(_JUDGES.values())
+
+
+def get_judge(name: str) -> Judge | None:
+    """The judge registered as ``name``, or None."""
+    return _JUDGES.get(name)
+
+
+@judge_kind("heuristic", deterministic=True)
 def heuristic(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
     """Content-term overlap against the threshold: supports, mentions, or insufficient."""
     score = lexical_score(claim, evidence)
@@ -62,11 +116,16 @@ def heuristic(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
     return Judgement(label, round(score, 4), rationale, "heuristic")
 
 
-def http(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
-    """Ask an OpenAI-compatible endpoint; fall back to the heuristic when it cannot answer."""
+def _prepare_http(config: VerifierConfig) -> None:
     if not config.judge_url:
         raise ConfigError("the http judge needs a URL", where="judge_url",
                           fix="set judge_url in the config or --judge-url")
+
+
+@judge_kind("http", prepare=_prepare_http)
+def http(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
+    """Ask an OpenAI-compatible endpoint; fall back to the heuristic when it cannot answer."""
+    _prepare_http(config)
     body = {
         "model": config.judge_model or "default",
         "temperature": 0,
@@ -128,25 +187,27 @@ def _local_judgements(pairs: Sequence[tuple[str, str]], config: VerifierConfig) 
     return out
 
 
+def _prepare_local(config: VerifierConfig) -> None:
+    _local_model(config)
+
+
+@judge_kind("local", usage="local:DIR", many=_local_judgements, prepare=_prepare_local)
 def local(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
     """Ask the local cross-encoder named by ``local:DIR``; its label answers, the score stays lexical."""
     return _local_judgements([(claim, evidence)], config)[0]
 
 
-JUDGES = {"heuristic": heuristic, "http": http, "local": local}
-
-
-def _kind(config: VerifierConfig) -> str:
-    kind = config.judge_kind
-    if kind not in JUDGES:
+def _judge_of(config: VerifierConfig) -> Judge:
+    found = _JUDGES.get(config.judge_kind)
+    if found is None:
         raise ConfigError(f"unknown judge {config.judge!r}", where="--judge",
-                          fix="use one of: heuristic, http, local:DIR")
-    return kind
+                          fix=f"use one of: {', '.join(j.usage for j in _JUDGES.values())}")
+    return found
 
 
 def judge(claim: str, evidence: str, config: VerifierConfig) -> Judgement:
     """Run the configured judge on one (claim, evidence) pair."""
-    return JUDGES[_kind(config)](claim, evidence, config)
+    return _judge_of(config).one(claim, evidence, config)
 
 
 def judge_many(pairs: Sequence[tuple[str, str]], config: VerifierConfig) -> list[Judgement]:
@@ -155,10 +216,10 @@ def judge_many(pairs: Sequence[tuple[str, str]], config: VerifierConfig) -> list
     The local judge runs them in length-sorted batches and keeps the answers, so a later :func:`judge`
     of the same pair costs a dictionary look-up; the other judges answer one pair at a time.
     """
-    kind = _kind(config)
-    if kind == "local":
-        return _local_judgements(list(pairs), config)
-    return [JUDGES[kind](claim, evidence, config) for claim, evidence in pairs]
+    chosen = _judge_of(config)
+    if chosen.many is not None:
+        return chosen.many(list(pairs), config)
+    return [chosen.one(claim, evidence, config) for claim, evidence in pairs]
 
 
 def prepare_judge(config: VerifierConfig) -> None:
@@ -167,9 +228,6 @@ def prepare_judge(config: VerifierConfig) -> None:
     For ``local:DIR`` this loads the model (once per process), so a missing directory or file is
     reported as one line before a store is opened.
     """
-    kind = _kind(config)
-    if kind == "http" and not config.judge_url:
-        raise ConfigError("the http judge needs a URL", where="judge_url",
-                          fix="set judge_url in the config or --judge-url")
-    if kind == "local":
-        _local_model(config)
+    chosen = _judge_of(config)
+    if chosen.prepare is not None:
+        chosen.prepare(config)

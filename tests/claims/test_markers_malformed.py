@@ -60,8 +60,23 @@ def test_property_json_arrays_are_never_markers(value: list[object]) -> None:
     assert not looks_like_markers(json.dumps(value))
 
 
-@pytest.mark.xfail(strict=True, reason="claims/formats (H-rag) must call claims.markers.looks_like_markers in its "
-                                       "detection; requested in .notes/requests.md")
 def test_marker_text_opening_with_a_bracket_is_read_without_format_markers() -> None:
     answer = load_answer_text("[1] The relay keeps logs for seven days.\n\nPassages:\n[1] policy.md\n")
     assert [c.text for c in answer.claims] == ["The relay keeps logs for seven days."]
+
+
+@pytest.mark.parametrize("text", ['[{"answer_id": "a", "claims": [}]', "[not json, no marker"])
+def test_broken_json_opening_with_a_bracket_is_still_a_json_error(text: str) -> None:
+    from graphcite.errors import AnswerFormatError
+
+    with pytest.raises(AnswerFormatError) as info:
+        load_answer_text(text)
+    assert info.value.code == "E206"
+
+
+def test_a_json_answer_opening_with_a_bracket_is_still_read_as_json() -> None:
+    from graphcite.errors import AnswerFormatError
+
+    with pytest.raises(AnswerFormatError) as info:  # a JSON list is not an answer object: the JSON reader says so
+        load_answer_text('[{"answer_id": "a", "claims": []}]')
+    assert "JSON object" in str(info.value)

@@ -69,6 +69,7 @@ from graphcite.claims.formats.registry import (
     formats,
     get_format,
 )
+from graphcite.claims.markers import looks_like_markers
 from graphcite.errors import AnswerFormatError, make_error
 from graphcite.models import InputAnswer
 
@@ -280,7 +281,9 @@ def _options(format: str | None, documents: list[str] | None, limits: AnswerLimi
 
 def _load_text(text: str, format: str | None, options: ReadOptions) -> InputAnswer:
     stripped = text.lstrip("\ufeff \t\r\n")
-    looks_json = stripped.startswith(("{", "["))
+    # marker text may open with "[" ("[1] The relay ..."): JSON that parses stays JSON, and text with no
+    # marker stays broken JSON (E206), so only a real marker answer is read as markers
+    looks_json = not looks_like_markers(stripped)
     chosen = get_format(format) if format is not None else None
     if (chosen is not None and chosen.read_text is not None) or (format is None and not looks_json):
         if not stripped:

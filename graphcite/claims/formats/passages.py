@@ -20,10 +20,12 @@ from graphcite.errors import AnswerFormatError
 from graphcite.models import CitationRef, Passage
 
 __all__ = [
+    "EVIDENCE_KIND",
     "PASSAGE_FIELDS",
     "PASSAGE_PREFIX",
     "PassageList",
     "check_passage_indexes",
+    "evidence_kind",
     "passage_from_dict",
     "passage_key",
     "passage_to_dict",
@@ -31,6 +33,13 @@ __all__ = [
 
 PASSAGE_PREFIX = "passages/"  # the source keys of passages stored from answers
 PASSAGE_FIELDS = ("key", "text", "name", "url", "title", "start_index")
+EVIDENCE_KIND = "answer-passage"  # what a report citation of a passage that came with its answer says it rests on
+
+
+def evidence_kind(source_key: str | None) -> str | None:
+    """``answer-passage`` for a source stored from a passage that came with an answer, else None (a
+    document of the store). One test for every place that tells the two apart (reports, the CLI, eval-rag)."""
+    return EVIDENCE_KIND if source_key and source_key.startswith(PASSAGE_PREFIX) else None
 
 
 def passage_key(text: str) -> str:
