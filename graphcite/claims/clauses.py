@@ -418,6 +418,15 @@ def _condition_end(d: Doc, pred: Pred, k: int, b: int) -> int:
     return b
 
 
+_BEFORE_ADVERBIAL_YET = frozenset({"not", "n't", "never", "is", "are", "was", "were", "has", "have", "had", "be"})
+
+
+def _adverbial_yet(d: Doc, k: int) -> bool:
+    """Whether "yet" at ``k`` is the adverb of "has not yet", "is yet to", "have yet to", not the
+    conjunction of "small, yet fast": a negation or an auxiliary before it, or "to" after it."""
+    return (k > 0 and d.lower[k - 1] in _BEFORE_ADVERBIAL_YET) or (k + 1 < len(d.lower) and d.lower[k + 1] == "to")
+
+
 def _conjunct_splits(
     d: Doc, pred: Pred, a: int, b: int, conditions: list[tuple[int, int]]
 ) -> list[tuple[int, str, int]]:
@@ -432,7 +441,7 @@ def _conjunct_splits(
             k = inside[1]
             continue
         w = d.lower[k]
-        if d.opaque[k] or w not in {"and", "but", ",", ";", "nor", "yet"}:
+        if d.opaque[k] or w not in {"and", "but", ",", ";", "nor", "yet"} or (w == "yet" and _adverbial_yet(d, k)):
             k += 1
             continue
         j = k + 1

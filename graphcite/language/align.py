@@ -10,6 +10,7 @@ Matching reads lowercased copies of both texts; the stored text is never changed
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -454,8 +455,22 @@ def _phrase_in(phrase: str, lowered: str) -> bool:
     return f" {phrase} " in f" {lowered} "
 
 
+_PERCENTILE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)[\s-]+percentile\b", re.I)
+_WHICHEVER = re.compile(r"\bwhichever\s+is\s+(?:the\s+)?(higher|greater|larger|bigger|more|lower|lesser|smaller|less)\b", re.I)
+_SELECTOR_OF = re.compile(r"\b(higher|greater|larger|bigger|lower|lesser|smaller)\s+of\b", re.I)
+_SELECTOR_WORD = {"higher": "greater", "larger": "greater", "bigger": "greater", "more": "greater",
+                  "lesser": "lower", "smaller": "lower", "less": "lower"}
+
+
 def _folded(text: str) -> str:
-    """``text`` without accents: "El Niño" is matched as "El Nino" on both sides."""
+    """The copy of ``text`` both sides are matched on: without accents ("El Niño" as "El Nino"), a
+    percentile in one spelling ("the 99th percentile" as "p99", as tables head it), and a selector in
+    one form ("whichever is higher" as "the greater", "the larger of" as "the greater of")."""
+    if "percentile" in text.lower():
+        text = _PERCENTILE.sub(lambda m: f"p{m.group(1)}", text)
+    if "whichever" in text.lower():
+        text = _WHICHEVER.sub(lambda m: "the " + _SELECTOR_WORD.get(m.group(1).lower(), m.group(1).lower()), text)
+    text = _SELECTOR_OF.sub(lambda m: _SELECTOR_WORD.get(m.group(1).lower(), m.group(1).lower()) + " of", text)
     if text.isascii():
         return text
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))

@@ -159,3 +159,13 @@ def test_working_and_business_days_are_days() -> None:
     _is(_one("The help desk answers within one working day.", "one working day"), 1, "day")
     _is(_one("Refunds reach the card in 3 business days.", "3 business days"), 3, "day")
     assert extract_values("She kept working day and night.") == []
+
+
+def test_a_fraction_of_a_unit_is_one_duration() -> None:
+    """"a quarter of an hour" is 15 minutes, not "an hour"; "three quarters of an hour" is 45 minutes."""
+    from graphcite.language.values.extract import values_in
+
+    assert [(v.surface, v.magnitude, v.unit) for v in values_in("Check in within a quarter of an hour.")] == [
+        ("a quarter of an hour", 0.25, "hour")]
+    assert [(v.magnitude, v.unit) for v in values_in("It takes three quarters of an hour.")] == [(0.75, "hour")]
+    assert [(v.magnitude, v.unit) for v in values_in("three quarters of the staff")] == [(0.75, None)]

@@ -74,6 +74,11 @@ SUPPORTED = [
     ("The ferry runs every 40 minutes in winter [3].", "In winter the ferry runs every 40 minutes."),
     ("The footbridge opened in 1932.[12]", "The footbridge opened to walkers in 1932."),
     ("The orchard [2, 5] grows twelve kinds of pear.", "The orchard grows twelve kinds of pear."),
+    # a percentile and a selector in another spelling
+    ("Search takes 85 ms at the 99th percentile.", "Search takes 85 ms at p99."),
+    ("The late fee is £25 or 10% of the price, whichever is higher.", "The late fee is the greater of £25 or 10% of the price."),
+    # a fraction of a unit is one duration
+    ("A room is released after a quarter of an hour.", "A room is released after 15 minutes."),
 ]
 
 UNSUPPORTED = [
@@ -144,6 +149,10 @@ UNSUPPORTED = [
     ("The footbridge opened in 1957 [1932].", "The footbridge opened to walkers in 1932."),
     # a closing clause with a negation is no attribution: it is read with the claim
     ("The lagoon is turning brackish, the survey did not find.", "The lagoon is turning brackish."),
+    # the other percentile or selector, spelt otherwise
+    ("Search takes 85 ms at the 95th percentile.", "Search takes 85 ms at p99."),
+    ("The late fee is £25 or 10% of the price, whichever is lower.", "The late fee is the greater of £25 or 10% of the price."),
+    ("A room is released after a quarter of an hour.", "A room is released after an hour."),
 ]
 
 # negation read with either apostrophe, and a verb after "does not" the verb lexicon does not list

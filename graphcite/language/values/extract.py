@@ -41,6 +41,7 @@ from graphcite.language.values.patterns import (
     CONTEXT_UNITS,
     CURRENCY_BEFORE,
     DIGIT_ANCHOR,
+    FRACTION_OF_UNIT,
     IDENTIFIER_LABELS,
     LEFT_KEYWORDS,
     MONEY_FACTORS,
@@ -421,7 +422,13 @@ class _Scanner(UnitReader, DateReader):
     def time_word(self, pos: int, wend: int, unit: str, word: str) -> None:
         """"an hour", "a week", "half an hour", "all day", "a few minutes", "several days"."""
         text = self.text
-        window_start = max(self.floor, pos - 16)
+        window_start = max(self.floor, pos - 26)  # "three quarters of an hour"
+        last = self.out[-1] if self.out else None
+        if last is not None and last.unit is None and last.kind == "number" and last.magnitude is not None \
+                and 0 < last.magnitude < 1 and FRACTION_OF_UNIT.fullmatch(text, last.end, pos):
+            self.out.pop()  # "three quarters" of "three quarters of an hour" is read with its unit
+            self.emit(last.start, wend, last.magnitude, unit=unit, kind="duration")
+            return
         match = TIME_QUANT.search(text, window_start, pos)
         if not match:
             return
@@ -434,7 +441,12 @@ class _Scanner(UnitReader, DateReader):
             return
         magnitude: float | None
         bound = None
-        if match.group("half"):
+        if match.group("frac"):  # "a quarter of an hour", "two thirds of a day"
+            if plural:
+                return
+            numerator = {"a": 1, "one": 1, "two": 2, "three": 3}[match.group("num").lower()]
+            magnitude = numerator / {"quarter": 4, "third": 3, "fifth": 5, "tenth": 10}[match.group("den").lower()]
+        elif match.group("half"):
             if plural:
                 return
             magnitude = 0.5

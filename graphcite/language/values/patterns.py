@@ -177,9 +177,12 @@ DIGIT_NEXT = re.compile(SP + r"?\d")
 YEARS_OLD = re.compile(r"y\.?o\.?(?![A-Za-z])|yo\b")
 AGE = re.compile(r"(?:" + SP + r"+|-)old\b|" + SP + r"+of" + SP + r"+age\b")
 AND_NUMBER = re.compile(SP + r"+(?:and|&)" + SP + r"+(?=[a-z])")
+FRACTION_OF_UNIT = re.compile(SP + r"+of" + SP + r"+an?" + SP + r"+")  # "three quarters| of an |hour"
 AND_HALF = re.compile(SP + r"+and" + SP + r"+(?:a" + SP + r"+)?half\b", re.IGNORECASE)
 TIME_QUANT = re.compile(
-    r"(?:(?P<half>\b(?:[Aa]" + SP + r"+)?[Hh]alf(?:" + SP + r"+an?)?)|(?P<one>\b(?:[Aa]n?|[Aa]nother))"
+    r"(?:(?P<frac>\b(?P<num>[Aa]|[Oo]ne|[Tt]wo|[Tt]hree)" + SP + r"+(?P<den>quarter|third|fifth|tenth)s?" + SP
+    + r"+of" + SP + r"+an?)"
+    r"|(?P<half>\b(?:[Aa]" + SP + r"+)?[Hh]alf(?:" + SP + r"+an?)?)|(?P<one>\b(?:[Aa]n?|[Aa]nother))"
     r"|(?P<all>\b(?:[Aa]ll|[Ff]ull|[Ww]hole|[Ee]ntire))|(?P<couple>\b(?:[Aa]" + SP + r"+)?[Cc]ouple(?:"
     + SP + r"+of)?)|(?P<few>\b(?:[Aa]" + SP + r"+)?[Ff]ew|\b[Ss]everal|\b[Ss]ome))(?:" + SP + r"+|-)$")
 PERCENT_OF = re.compile(r"(?:^|[.:;(]" + SP + r"*|^" + SP + r"*)(?P<p>(?i:percents?|per" + SP
