@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from graphcite.claims.answers import get_answer
-from graphcite.claims.formats import load_answer_text
+from graphcite.claims.formats import load_answer, load_answer_text
 from graphcite.claims.formats.passages import EVIDENCE_KIND, evidence_kind, passage_key
 from graphcite.cli import app
 from graphcite.cli.render import config_line
@@ -74,3 +74,23 @@ def test_eval_rag_json_keeps_not_claims_and_names_the_evidence_kind() -> None:
     for sample in data["samples"]:
         for claim in sample["claims"]:
             assert len(claim["evidence_kinds"]) == len(claim["evidence"])
+
+
+def test_the_report_json_carries_not_claims_the_configuration_name_and_passage_kinds(corpus_store: Store,
+                                                                                      tmp_path: Path) -> None:
+    from graphcite.verify.config import VerifierConfig, load_config
+
+    report = check_answer(corpus_store, load_answer_text(TEXT))
+    assert report["not_claims"] == ["Here is what I found.", "I hope this helps."]
+    assert report["verifier"]["name"] == "default"
+    assert all("evidence_kind" not in c for claim in report["claims"] for c in claim["citations"])  # a stored document
+    named = tmp_path / "strict.yaml"
+    named.write_text("threshold: 0.65\n", encoding="utf-8")
+    config = load_config(named)
+    assert config.name == "strict.yaml" and config.hash == VerifierConfig().hash  # the name is not a setting
+    assert check_answer(corpus_store, load_answer_text(TEXT), config=config)["verifier"]["name"] == "strict.yaml"
+    passage = "The relay parks an event for 72 hours after the fifth failed attempt."
+    carried = check_answer(corpus_store, load_answer({"answer_id": "p", "question": "q", "answer": passage,
+                                                      "contexts": [passage]}))
+    kinds = {c.get("evidence_kind") for claim in carried["claims"] for c in claim["citations"]}
+    assert kinds == {EVIDENCE_KIND}, kinds

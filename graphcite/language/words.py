@@ -12,7 +12,7 @@ from typing import Any
 from graphcite.language import lexicon
 from graphcite.language.nlp import lemma, lemma_lookup
 
-__all__ = ["STOPWORDS", "Word", "is_common_word", "word_list", "word_map", "words_of"]
+__all__ = ["STOPWORDS", "Word", "as_written", "is_common_word", "word_list", "word_map", "words_of"]
 
 def _stop_words() -> frozenset[str]:
     """spaCy's English stop words, from ``data/stopwords.txt`` (scripts/build_stopwords.py), without importing spaCy."""
@@ -135,3 +135,20 @@ def words_of(text: str) -> tuple[Word, ...]:
             # not before an acronym: "Previous IPCC reports", "Increased CO2" open with an ordinary word
             out[i] = Word(first.surface, first.lower, first.start, first.end, True)
     return tuple(out)
+
+
+def as_written(text: str, word: str) -> str:
+    """``word`` (a lemma, or a lower-cased phrase) as ``text`` writes it, for a message a person reads:
+    "survey" in "Surveys show ..." is "Surveys", "chicago" is "Chicago", "kx-7" is "KX-7"; ``word``
+    itself when ``text`` does not hold it."""
+    wanted = " ".join(word.split())
+    at = " ".join(text.split()).lower().find(wanted.lower())
+    if at >= 0 and wanted:
+        flat = " ".join(text.split())
+        before, after = flat[at - 1:at] if at else "", flat[at + len(wanted):at + len(wanted) + 1]
+        if not (before.isalnum() or after.isalnum()):
+            return flat[at:at + len(wanted)]
+    for found in words_of(text):
+        if wanted.lower() in {found.lemma, found.lower}:
+            return found.surface
+    return word

@@ -159,6 +159,7 @@ class CitationVerdict:
     quote_pieces: list[QuotePieceOut] | None = None  # a transformed quote: its verbatim pieces, in order
     quote_transformations: list[QuoteTransformationOut] | None = None  # ... and its ellipses and insertions
     decision: DecisionOut | None = None  # the calibrated support decision and its terms
+    evidence_kind: str | None = None  # "answer-passage": the evidence is a passage that came with the answer
 
     def __post_init__(self) -> None:
         # a transformed quote arrives as a string that carries its pieces (verify.quotes.RenderedQuote)
@@ -228,6 +229,7 @@ class CheckReport:
     metrics: dict[str, Any]
     answer_rev: str | None = None
     earlier: dict[str, Any] | None = None  # checks of this answer revision made before this one
+    not_claims: list[str] | None = None  # the answer's sentences that assert nothing: kept, never counted
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data; optional keys that are unset are left out."""
@@ -276,4 +278,4 @@ def _plain(value: Any) -> Any:
 _OPTIONAL_KEYS = frozenset({"premises", "parts", "qualifiers", "note", "claim_id", "answer_rev", "slots", "earlier",
                             "rank_score", "located_spans", "supported_elsewhere",
                             "quote_pieces", "quote_transformations", "inference", "premise_ids",
-                            "contribution", "decision"})
+                            "contribution", "decision", "evidence_kind", "not_claims"})

@@ -92,6 +92,8 @@ class VerifierConfig:
     domain: str | None = None  # a domain lexicon file (YAML); None = general English
     note_rules: tuple[str, ...] = NOTE_RULES
     extra: dict[str, Any] = field(default_factory=dict)
+    # the configuration file's name ("default" for the built-in one): shown in reports, never in the hash
+    name: str = field(default="default", compare=False)
 
     def domain_lexicon(self) -> DomainLexicon:
         """The domain lexicon this configuration names (the general default when none)."""
@@ -126,6 +128,7 @@ class VerifierConfig:
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        data.pop("name")
         from graphcite.language.lexicon import lexicon_digest
 
         data["rules_version"] = RULES_VERSION
@@ -182,7 +185,7 @@ def load_config(path: str | Path) -> VerifierConfig:
         raise ConfigError("expected a mapping of settings", where=str(file), fix="see VerifierConfig fields")
     preset = data.pop("preset", None)
     base = VerifierConfig.lexical_baseline() if preset == "lexical" else VerifierConfig()
-    known = set(VerifierConfig.__dataclass_fields__)
+    known = set(VerifierConfig.__dataclass_fields__) - {"name"}  # the file's own name, not a setting
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(f"unknown setting {unknown[0]!r}", where=str(file),
@@ -200,7 +203,7 @@ def load_config(path: str | Path) -> VerifierConfig:
         if isinstance(value, str) and not (key == "decision" and value.strip().lower() in {"default", "none"}):
             data[key] = str((file.parent / value).resolve()) if not Path(value).is_absolute() else value
     try:
-        config = replace(base, **data)
+        config = replace(base, **data, name=file.name)
     except TypeError as exc:
         raise ConfigError(str(exc), where=str(file), fix="check the setting types") from exc
     config.domain_lexicon()  # a bad domain or decision file is reported now, not in the middle of a check

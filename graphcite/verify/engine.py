@@ -13,9 +13,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from graphcite.audience import verdict_may_use_restricted
+from graphcite.claims.formats.passages import evidence_kind
 from graphcite.language.align import Alignment
 from graphcite.language.domain import using
 from graphcite.language.frames import asserts_something
+from graphcite.language.words import as_written
 from graphcite.lru import MISSING, LruCache
 from graphcite.models import (
     STATUS_ORDER,
@@ -127,20 +129,25 @@ def _judged_text(claim: AtomicClaim, evidence: Evidence, config: VerifierConfig)
     return text
 
 
-def _aligned(found: Alignment, config: VerifierConfig) -> Judgement:
+def _aligned(found: Alignment, config: VerifierConfig, claim: str = "", evidence: str = "") -> Judgement:
     """The default support test's reading: the weighted share of the claim's slots found in the
     evidence, directly or by paraphrase (synonym, derivation, a more specific word). Its label, by
-    ``threshold``, decides only without a decision model (``decision: none``)."""
+    ``threshold``, decides only without a decision model (``decision: none``). The rationale counts
+    the claim's words and names them as the claim writes them; the score is in ``support_score``."""
     score = round(found.score, 4)
-    missing = [s.text for s in found.slots if s.status not in {"found", "paraphrase"}]
-    paraphrased = [f"{s.text}~{s.by}" for s in found.slots if s.status == "paraphrase"]
+    missing = [as_written(claim, s.text) for s in found.slots if s.status not in {"found", "paraphrase"}]
+    paraphrased = [f"{as_written(claim, s.text)} ({as_written(evidence, s.by or '')})"
+                   for s in found.slots if s.status == "paraphrase"]
     label = Relation.SUPPORTS if score >= config.threshold else (
         Relation.MENTIONS if score >= config.mention_threshold else Relation.INSUFFICIENT)
-    rationale = f"{score:.2f} of the claim's slots found in the evidence"
+    total = len(found.slots)
+    shown = total - len(missing)
+    rationale = f"{shown} of {total} {'word' if total == 1 else 'words'} of the claim " \
+                f"{'is' if shown == 1 else 'are'} in the evidence"
     if paraphrased:
-        rationale += f"; by paraphrase: {', '.join(paraphrased)}"
+        rationale += f"; found in other words: {', '.join(paraphrased)}"
     if missing:
-        rationale += f"; not found: {', '.join(missing)}"
+        rationale += f"; missing: {', '.join(missing)}"
     return Judgement(label, score, rationale, "aligned")
 
 
@@ -223,7 +230,7 @@ def _evaluate_pair(claim: AtomicClaim, evidence: Evidence, config: VerifierConfi
     found: Alignment | None = None
     if config.judge == "heuristic" and not config.lexical_only:
         found = alignment_for(claim, evidence)
-        verdict = _aligned(found, config)
+        verdict = _aligned(found, config, claim.text, evidence.envelope)
     else:
         text = _judged_text(claim, evidence, config)
         verdict = judge(text, evidence.envelope, config)
@@ -271,7 +278,7 @@ def _decide(model: DecisionModel, found: Alignment, claim: AtomicClaim, evidence
     note_terms = {f"note_{code}" for code in noted}
     own = round(sum(c for name, _, c in decision.contributions if name not in note_terms), 4)
     findings[0] = Finding("GC201", "lexical-support", Outcome.PASS if decision.supports else Outcome.FAIL,
-                          f"{decision.summary()}; {verdict.rationale}",
+                          verdict.rationale if not decision.blocked else f"{decision.blocked}; {verdict.rationale}",
                           None if decision.supports else relation, own)
     findings[1:] = [replace(f, contribution=decision.contribution(f"note_{f.code}"))
                     if f.outcome is Outcome.NOTE else f for f in findings[1:]]
@@ -428,7 +435,8 @@ def _citation_verdict(index: int, cit: ResolvedCitation, verdicts: list[PairVerd
         decision=_decision_out(weakest) if weakest else None,
         located_spans=cit.located_spans,
         # an uncited unit that holds the claim is named, never counted: only when this citation does not support
-        supported_elsewhere=cit.elsewhere if relation is not Relation.SUPPORTS else None)
+        supported_elsewhere=cit.elsewhere if relation is not Relation.SUPPORTS else None,
+        evidence_kind=evidence_kind(cit.source_key or ref.source))
 
 
 def verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],
@@ -462,8 +470,8 @@ def _verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[
         _mark_restricted_origins(store, answer, parts_per_claim, resolved_all, claims_out, audience)
     mark_claim_types(answer, claims_out)
     return CheckReport(answer_id=answer.answer_id, question=answer.question, audience=audience,
-                       verifier={"config_hash": config.hash, **config.as_dict()}, claims=claims_out,
-                       metrics=metrics_for(claims_out))
+                       verifier={"name": config.name, "config_hash": config.hash, **config.as_dict()},
+                       claims=claims_out, metrics=metrics_for(claims_out), not_claims=list(answer.not_claims) or None)
 
 
 def verify_claims(store: Store, answer: InputAnswer, parts_per_claim: Sequence[Sequence[AtomicClaim]],

@@ -139,7 +139,7 @@ def test_bracketed_clarification_is_an_insertion_not_source_text(ferry: tuple[St
     other = check(store, "The midnight hovercraft carries bicycles on the lower deck only.",
                   "[The midnight hovercraft] carries bicycles on the lower deck only.")
     assert other["citations"][0]["valid"]
-    assert "not found: midnight, hovercraft" in codes(other)["GC201"][1]
+    assert "missing: midnight, hovercraft" in codes(other)["GC201"][1]
 
 
 def test_an_insertion_may_not_hide_an_omission(ferry: tuple[Store, str]) -> None:

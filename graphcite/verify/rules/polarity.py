@@ -6,7 +6,7 @@ import re
 
 from graphcite.language import lexicon
 from graphcite.language.nlp import lemma
-from graphcite.language.words import STOPWORDS, Word, word_list, words_of
+from graphcite.language.words import STOPWORDS, Word, as_written, word_list, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import ELLIPTICAL, Evidence, clause_for
 from graphcite.verify.lexical import support_terms
@@ -175,7 +175,8 @@ def opposite_instead(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         for opposite in theirs:
             if "antonym" in {lexicon.related(form, opposite) for form in forms} \
                     and not _describes_another(claim_words, at, evidence_words, opposite, named):
-                problems.append(f"claim says {word.lower!r}, the evidence never does and says {opposite!r}")
+                problems.append(f"the claim says {word.surface!r}; the evidence never does and says "
+                                f"{as_written(evidence.quote, opposite)!r}")
                 break
     return failures(problems)
 

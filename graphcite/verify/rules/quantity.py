@@ -20,7 +20,7 @@ from graphcite.language.frames import (
 from graphcite.language.nlp import lemma
 from graphcite.language.values import to_base, values_agree
 from graphcite.language.values.extract import values_in
-from graphcite.language.words import _data, word_list
+from graphcite.language.words import _data, as_written, word_list
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
@@ -429,8 +429,9 @@ def counted_noun_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         if any(_noun_matches(value.counted_noun, text, e) or _same_count_noun(value.counted_noun, e.counted_noun)
                or (e.counted_noun and _noun_matches(e.counted_noun, claim.text, value)) for e in same_number):
             continue
-        problems.append(f"claim counts {value.counted_noun!r}, evidence counts "
-                        + ", ".join(repr(e.counted_noun or "something else") for e in same_number))
+        problems.append(f"the claim counts {as_written(claim.text, value.counted_noun or '')!r}, the evidence counts "
+                        + ", ".join(repr(as_written(text, e.counted_noun)) if e.counted_noun else "something else"
+                                    for e in same_number))
     return failures(problems)
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from graphcite.language.align import Alignment, align
 from graphcite.language.nlp import lemma
-from graphcite.language.words import word_list
+from graphcite.language.words import as_written, word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import SKIP, RuleResult, failures, rule
@@ -79,7 +79,8 @@ def slot_filled_by_other(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if not found.slots:
         return SKIP
     other = found.with_status("other")
-    return failures(f"claim names {s.text!r}, evidence has {s.by!r} ({s.relation})" for s in other)
+    return failures(f"the claim names {as_written(claim.text, s.text)!r}, the evidence "
+                    f"{as_written(evidence.envelope, s.by or '')!r} instead" for s in other)
 
 
 @rule("GC205", "opposite-in-evidence", family="slots", effect="contradicts",
@@ -95,7 +96,8 @@ def opposite_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if not words:
         return SKIP
     opposite = found.with_status("opposite")
-    return failures(f"claim says {s.text!r}, evidence says {s.by!r}" for s in opposite)
+    return failures(f"the claim says {as_written(claim.text, s.text)!r}, the evidence says "
+                    f"{as_written(evidence.envelope, s.by or '')!r}" for s in opposite)
 
 
 @rule("GC206", "name-not-in-evidence", family="slots", effect="insufficient",
@@ -113,4 +115,4 @@ def name_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     names = [s for s in found.slots if s.kind == "name"]
     if not names:
         return SKIP
-    return failures(f"the evidence does not name {s.text!r}" for s in found.missing_names)
+    return failures(f"the evidence does not name {as_written(claim.text, s.text)!r}" for s in found.missing_names)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from graphcite.language.nlp import lemma
+from graphcite.language.words import as_written
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, rule
@@ -70,4 +71,4 @@ def subject_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResul
         return SKIP  # the alignment has no slot for it (a weak or light word): nothing to judge
     if any(s.status in {"found", "paraphrase"} for s in slots):
         return PASS
-    return fail(f"the claim is about {subject!r}; the evidence does not mention {head!r}")
+    return fail(f"the claim is about {subject!r}; the evidence does not mention {as_written(subject, head)!r}")

@@ -159,4 +159,5 @@ def object_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult
     terms = word_lemmas(evidence.envelope + " " + evidence.antecedent)
     if any(same_predicate(w, terms) for w in wanted) or wanted & _aligned(claim, evidence):
         return PASS
-    return fail(f"the evidence does not mention {', '.join(sorted(wanted))}")
+    shown = re.sub(r"^(?:the|a|an|its|their|his|her|our|your|this|these|those)\s+", "", " ".join(head.split()), flags=re.I)
+    return fail(f"the evidence does not mention {shown.strip(' ,;:') or ', '.join(sorted(wanted))!r}")
