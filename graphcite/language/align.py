@@ -588,6 +588,11 @@ def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment
     return Alignment(tuple(slots))
 
 
+#: how a common word of the evidence may say a name of the claim: the same word, a synonym ("U.S." /
+#: "United States"), a derived word ("Dutch" / "Netherlands"); never its class (hypernym) or a kind of it
+_NAME_LINKS = frozenset({"same", "synonym", "derived"})
+
+
 def _name_status(ev: _Evidence, phrase: str, head: str, accepted: frozenset[str]) -> tuple[str, str | None, str | None]:
     """A claim name not written in the evidence: a paraphrase of it there, another of its kind
     (a sibling or an opposite name), or missing; remembered per evidence text."""
@@ -598,7 +603,7 @@ def _name_status(ev: _Evidence, phrase: str, head: str, accepted: frozenset[str]
     status, by, relation = "missing", None, None
     for other in (*ev.content, *ev.pairs):
         rel = _relation(head, other) or _relation(phrase, other)
-        if rel in accepted:
+        if rel in accepted and rel in _NAME_LINKS:  # "Kenya" is no "African country": a class never names it
             status, by, relation = "paraphrase", other, rel
             break
     if status == "missing":

@@ -101,7 +101,7 @@ def _names_something(lowered: str) -> bool:
 def words_of(text: str) -> tuple[Word, ...]:
     """The words of ``text`` in order. A capitalised word is a name unless it opens a sentence (after
     any opening quotation mark, bracket, ellipsis or dash) and is also an ordinary word ("Prices rose"
-    vs "Kessler rose"), or the text is a headline whose every word is capitalised ("Volcanoes Melting
+    vs "Kessler rose"; "Kenya", which WordNet knows only as a place, opens a sentence as a name), or the text is a headline whose every word is capitalised ("Volcanoes Melting
     Glaciers": no names but what names something); all-capitals acronyms are names. A chemical formula
     is one word however its subscripts were spaced ("CO 2" is "CO2")."""
     out: list[Word] = []
@@ -122,7 +122,8 @@ def words_of(text: str) -> tuple[Word, ...]:
         before = text[:match.start()]
         opens = bool(_OPENING.match(before)) or bool(_SENTENCE_END.search(before))
         proper = capital and len(surface) > 1 and lowered not in STOPWORDS and (
-            not opens or not (is_common_word(lowered) or lexicon.is_known(lowered)))
+            not opens or not (is_common_word(lowered) or lexicon.is_known(lowered))
+            or (not is_common_word(lowered) and lexicon.name_class(lowered) is not None))  # "Kenya is ..."
         if proper and headline:
             proper = _names_something(lowered)
         if surface.isupper() and len(surface) > 1 and any(c.isalpha() for c in surface[1:]):

@@ -64,6 +64,13 @@ def _rows(alignment: object) -> Row:
     return tuple((s.text, s.kind, s.status, s.by, s.relation, s.weight) for s in alignment.slots)  # type: ignore[attr-defined]
 
 
+def _class_named(row: tuple) -> bool:  # type: ignore[type-arg]
+    """A name slot the old reader said by a class or a kind of it ("March" by "file", "Kenya" by
+    "country"): session 9 changed that on purpose (a class never says a name), so it is not compared."""
+    _text, kind, status, _by, relation, _weight = row
+    return kind == "name" and status == "paraphrase" and relation not in new._NAME_LINKS
+
+
 def _compare(old: types.ModuleType, pairs: list[tuple[str, str]]) -> int:
     """Align every pair both ways; returns how many slots were compared (all must agree)."""
     accepted = new._accepted()
@@ -72,6 +79,9 @@ def _compare(old: types.ModuleType, pairs: list[tuple[str, str]]) -> int:
         claim, evidence = new._folded(claim), new._folded(evidence)
         before = _rows(old._align.__wrapped__(claim, evidence, accepted))
         after = _rows(new._aligned(new._claim_side(claim), new._evidence_side(evidence), accepted))
+        changed = {i for i, row in enumerate(before) if _class_named(row)}
+        before = tuple(row for i, row in enumerate(before) if i not in changed)
+        after = tuple(row for i, row in enumerate(after) if i not in changed)
         assert after == before, (claim, evidence)
         slots += len(after)
     return slots

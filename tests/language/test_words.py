@@ -72,3 +72,18 @@ def test_a_pronoun_with_its_auxiliary_is_the_pronoun(text: str, lemma: str) -> N
 
 def test_a_contraction_of_a_name_keeps_the_name() -> None:
     assert words_of("Kessler'd know.")[0].proper
+
+
+def test_a_place_opening_a_sentence_is_a_name() -> None:
+    from graphcite.language.words import words_of
+
+    assert words_of("Kenya is in need of food.")[0].proper
+    assert not words_of("Prices rose in Kenya.")[0].proper  # an ordinary word opening a sentence
+
+
+def test_a_class_word_never_says_a_name() -> None:
+    from graphcite.language.align import align
+
+    slots = {s.text: s for s in align("Kenya is in need of food.",
+                                      "Half of the African country of Somalia is in need of food aid.").slots}
+    assert slots["kenya"].status == "missing"
