@@ -86,4 +86,6 @@ def test_a_class_word_never_says_a_name() -> None:
 
     slots = {s.text: s for s in align("Kenya is in need of food.",
                                       "Half of the African country of Somalia is in need of food aid.").slots}
-    assert slots["kenya"].status == "missing"
+    assert slots["kenya"].status == "other" and slots["kenya"].by == "somalia"  # another country stands there
+    alone = {s.text: s for s in align("Kenya is in need of food.", "The African country is in need of food aid.").slots}
+    assert alone["kenya"].status == "missing"  # "country" is Kenya's class: it does not name it
