@@ -43,7 +43,8 @@ _SPAN_TEXT = rf"(?={_SPAN_CHARS}*\d)(?={_SPAN_CHARS}*[-\u2013]){_SPAN_CHARS}+"  
 # offsets written as words ("a-b", "start-end"): a malformed marker when the key looks like a file
 # ("policy.md", "docs/a", "<a b.md>") or a digit is in it; "[Note: well-known]" stays prose
 _WORD_SPAN = r"[ \t]*[\w.+]+[ \t]*[-\u2013][ \t]*[\w.+]+[ \t]*"
-_KEY_LOOKS_LIKE_MARKER = r"(?=<|[^\s\[\]<>:@,]*[./]|[^\]\n]*\d)"
+# (the digit scan stops at the next "[" too: a marker holds none, and "[[[[..." stays linear, not quadratic)
+_KEY_LOOKS_LIKE_MARKER = r"(?=<|[^\s\[\]<>:@,]*[./]|[^\[\]\n]*\d)"
 _KEYED = (rf"\[{_KEY_LOOKS_LIKE_MARKER}(?P<key>{_REF_KEY})(?:@(?P<rev>[^\s\[\]:@]+))?:"
           rf"(?P<span>{_SPAN_TEXT}|{_WORD_SPAN})\]")
 _MARKER = re.compile(rf"{_NUMBERED}|{_KEYED}")

@@ -367,13 +367,14 @@ def gate(answer: AnswerArgument = None, text: TextOption = None,
 @app.command("history")
 @handles_errors
 def history_cmd(claim_id: Annotated[str, typer.Argument(help="claim id (or a unique start of one)")], db: DbOption = None,
-                as_json: JsonOption = False) -> None:
-    """List every verification record of a claim (records are appended, never updated)."""
+                audience: AudienceOption = "internal", as_json: JsonOption = False) -> None:
+    """List every verification record of a claim made for one audience (records are appended, never updated)."""
     from graphcite.claims.answers import expand_prefix
     from graphcite.verify import history
 
+    check_audience(audience)
     with _store(db, read_only=True) as store:
-        rows = history(store, expand_prefix(store, claim_id, answers=False))
+        rows = history(store, expand_prefix(store, claim_id, answers=False), audience=audience)
     if as_json:
         _print_json(rows)
         return

@@ -244,14 +244,14 @@ def independence_summary(row: dict[str, Any]) -> str:
 def conflicts_command(db: DbOption = None, as_json: JsonOption = False, audience: AudienceOption = "internal",
                       same_source: Annotated[bool, typer.Option(help="also pair units of one source")] = False) -> None:
     """List pairs of current units that contradict each other on the same subject."""
+    from graphcite.audience import audience_view
     from graphcite.graph import conflicts
-    from graphcite.graph.fetch import restricted_set
     from graphcite.ingest.lineage import supersession_cycles
 
     with _open(db) as store:
         pairs = conflicts(store, audience=audience, same_source=same_source)
-        hidden = set(restricted_set(store).keys) if audience == "public" else set()
-        cycles = [c for c in supersession_cycles(store) if not set(c) & hidden]
+        view = audience_view(store, audience)  # a cycle through a restricted source is not the public's to see
+        cycles = [c for c in supersession_cycles(store) if all(view.sees_source(key) for key in c)]
     for cycle in cycles:  # a cycle supersedes nobody; say so wherever conflicts are audited
         err.print(f"warning: supersession cycle {' -> '.join([*cycle, cycle[0]])}: neither side is superseded",
                   markup=False)

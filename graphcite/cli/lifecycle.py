@@ -128,12 +128,17 @@ def adopt_command(claim: ClaimArgument,
                   file: Annotated[str, typer.Option("--file", help="that document's file on disk")],
                   heading: Annotated[str | None, typer.Option("--heading", help="append to this section")] = None,
                   reviewer: Annotated[str | None, typer.Option("--reviewer", help="who adopts it")] = None,
+                  force: Annotated[str | None, typer.Option(
+                      "--force", metavar="REASON",
+                      help="adopt a claim resting only on restricted evidence into a document that is not restricted; "
+                           "the reason is written into the document's adoption note")] = None,
                   db: DbOption = None, as_json: JsonOption = False) -> None:
     """Write an accepted claim into its destination document: a new revision with the document's authority."""
     from graphcite.lifecycle.adopt import adopt
 
     with open_cli_store(db) as store:
-        record = adopt(store, claim, destination=destination, file=file, heading=heading, reviewer=reviewer)
+        record = adopt(store, claim, destination=destination, file=file, heading=heading, reviewer=reviewer,
+                       force=force)
     if as_json:
         print_json(record)
         return

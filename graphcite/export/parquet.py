@@ -72,11 +72,12 @@ class _Public:
     def row(self, table: str, row: dict[str, Any]) -> dict[str, Any] | None:
         """The public version of one row, or None to leave it out."""
         red = self.red
-        if table == "source" and red.is_restricted(key=row["key"]):
-            row.update(title=None, kind=None)
+        if table == "source" and red.is_restricted(key=row["key"]):  # when it was ingested is its own too
+            row.update(title=None, kind=None, first_ingested_at=None)
         elif table == "source_revision" and red.is_restricted(revision=row["revision_id"]):
             row.update(text=None, title=None, path=None, metadata_json="{}", content_hash=None, git_commit=None,
-                       kind=None, effective=None, build_role=None)
+                       kind=None, effective=None, build_role=None, format=None, ingested_at=None,
+                       visibility="restricted")  # an old public revision of a restricted source is restricted
         elif table == "evidence_unit" and red.is_restricted(unit=row["unit_id"]):
             row.update(text=None, heading_path_json="[]", status_cue=None, page=None, symbol=None,
                        table_headers_json=None, start=None, end=None, line_start=None, line_end=None)

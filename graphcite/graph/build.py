@@ -154,10 +154,11 @@ def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str,
     current = {row["current_revision"] for row in got.sources.values()}
     for rev_id, row in got.revisions.items():
         rid = red.revision(rev_id) or rev_id
+        hidden = red.is_restricted(revision=rev_id)  # an old public revision of a restricted source is restricted
         G.add_node(node_id("revision", rid), kind="revision", revision_id=rid, source_key=red.key(row["source_key"]),
                    seq=row["seq"], status=row["status"],
-                   effective=None if red.is_restricted(revision=rev_id) else row["effective"], current=rev_id in current,
-                   visibility=row["visibility"], restricted=red.is_restricted(revision=rev_id),
+                   effective=None if hidden else row["effective"], current=rev_id in current,
+                   visibility="restricted" if hidden else row["visibility"], restricted=hidden,
                    label=f"{red.key(row['source_key'])}@{row['seq']}")
         G.add_edge(node_id("revision", rid), node_id("source", red.key(row["source_key"]) or ""), key="of", kind="of")
     for rev_id, row in got.revisions.items():

@@ -11,15 +11,16 @@ afterwards for the stale claims only. Rechecking appends new records; the old on
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
 from typing import Any
 
+from graphcite.audience import audience_view, check_audience
 from graphcite.store import Store, utcnow
 from graphcite.store.queries import latest_verification
 from graphcite.store.queries import lifecycle as queries
 from graphcite.store.queries.answers import claims_by_id
 from graphcite.verify.config import VerifierConfig
+from graphcite.verify.records import RecordSummary, claim_records, record_rows
 
 __all__ = ["find_stale", "recheck_stale", "stale"]
 
@@ -33,6 +34,23 @@ def _has_acceptances(store: Store) -> bool:
 def find_stale(store: Store) -> list[dict[str, Any]]:
     """One row per (stale claim, what it relied on, old revision): the set-based query, nothing more."""
     return queries.stale_rows(store, with_acceptances=_has_acceptances(store))
+
+
+def _stale_for(store: Store, rows: list[dict[str, Any]], audience: str) -> list[dict[str, Any]]:
+    """The stale rows an audience may act on: for the public, only changes it can see (a restricted source,
+    or a supersession a restricted source declares, changes nothing publicly: they do not exist for it)."""
+    view = audience_view(store, audience)
+    if not view.public or not view.restricted.keys:
+        return rows
+    superseders = _superseders(store, {r["source_key"] for r in rows if r["superseded"]})
+    kept = []
+    for row in rows:
+        if not view.sees_source(row["source_key"]):
+            continue
+        if row["revised"] or any(view.sees_source(s["by_key"]) and s["ingested_at"] > row["relied_at"]
+                                 for s in superseders.get(row["source_key"], [])):
+            kept.append(row)
+    return kept
 
 
 def stale(store: Store) -> list[dict[str, Any]]:
@@ -155,13 +173,16 @@ def recheck_stale(store: Store, *, config: VerifierConfig | None = None,
     """Verify every stale claim again and append one new record each; earlier records stay untouched.
 
     Claims are re-verified answer by answer with :func:`graphcite.verify.check.check_answer` (nothing
-    recorded by it), then a record is appended for the stale claims only, in one transaction.
+    recorded by it), then a record is appended for the stale claims only, in one transaction. The new
+    records carry ``audience`` (a public recheck never becomes the internal verdict) and ``old_status``
+    is that audience's previous verdict (None when it had none).
     Returns ``{claim_id, answer_rev, old_status, status, supported, record_id}`` per claim.
     """
     from graphcite.verify.check import check_answer
 
+    check_audience(audience)
     config = config or VerifierConfig()
-    rows = find_stale(store)
+    rows = _stale_for(store, find_stale(store), audience)
     by_answer: dict[str, set[str]] = {}
     if not rows:
         return []
@@ -175,22 +196,16 @@ def recheck_stale(store: Store, *, config: VerifierConfig | None = None,
         records = []
         for answer_rev in sorted(by_answer):
             report = check_answer(store, answer_rev, config=config, audience=audience, record=False)
-            for claim in report["claims"]:
-                if claim["claim_id"] not in by_answer[answer_rev]:
-                    continue
-                old = latest_verification(store, claim["claim_id"], "status")
-                revisions = sorted({c["revision"] for c in claim["citations"] if c.get("revision")})
-                seen = queries.verification_count(store, claim["claim_id"])
-                record_id = hashlib.sha256(f"{claim['claim_id']}:{seen}:{now.isoformat()}:{config.hash}".encode()
-                                           ).hexdigest()[:16]
-                records.append({
-                    "record_id": record_id, "claim_id": claim["claim_id"], "answer_rev": answer_rev,
-                    "config_hash": config.hash, "config_json": config_json,
-                    "evidence_revisions_json": json.dumps(revisions), "verified_at": now,
-                    "status": claim["status"], "supported": bool(claim["supported"]),
-                    "result_json": json.dumps(claim, sort_keys=True, ensure_ascii=False, default=str)})
-                results.append({"claim_id": claim["claim_id"], "answer_rev": answer_rev,
-                                "old_status": old["status"] if old else None, "status": str(claim["status"]),
-                                "supported": bool(claim["supported"]), "record_id": record_id})
+            claims = [c for c in claim_records(report) if c.claim_id in by_answer[answer_rev]]
+            # record ids count the answer's earlier records as check does, so a check and a recheck in the
+            # same second never make the same id
+            appended = record_rows(answer_rev, claims, config, config_json,
+                                   RecordSummary.load(store, answer_rev).records, now)
+            for claim, row in zip(claims, appended, strict=True):
+                old = latest_verification(store, claim.claim_id, "status", audience=audience)
+                records.append(row)
+                results.append({"claim_id": claim.claim_id, "answer_rev": answer_rev,
+                                "old_status": old["status"] if old else None, "status": str(claim.status),
+                                "supported": claim.supported, "record_id": row["record_id"]})
         store.bulk_insert("verification", records)
     return results

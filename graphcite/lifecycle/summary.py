@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from graphcite.audience import audience_view
 from graphcite.claims.formats import load_answer
 from graphcite.claims.markers import sentence_spans
 from graphcite.errors import make_error
@@ -28,16 +29,18 @@ __all__ = ["check_summary", "high_consequence_sections"]
 COVERED_SHARE = 0.5  # share of a section sentence's slots a summary sentence must hold to cover it
 
 
-def _source_revision(store: Store, source: str) -> tuple[str, str]:
+def _source_revision(store: Store, source: str, audience: str) -> tuple[str, str]:
+    """The key and revision ``source`` names; E501 for one the audience may not see, in a missing one's words."""
     key, _, revision = source.partition("@")
-    current = current_revision(store, key)
+    view = audience_view(store, audience)
+    current = current_revision(store, key) if view.sees_source(key) else None
     if current is None:
         raise make_error("E501", where="--source", detail=f"no source {key!r}",
                          fix="take a key from `graphcite sources`")
     if not revision:
         return key, current
     found = revision_of_source(store, key, revision)
-    if found is None:
+    if found is None or not view.sees_revision(found, key):
         raise make_error("E501", where="--source", detail=f"source {key!r} has no revision {revision!r}",
                          fix="give a revision id or number from `graphcite sources --json`")
     return key, found
@@ -82,10 +85,11 @@ def check_summary(store: Store, summary: str, source: str, *, config: VerifierCo
     """Verify each sentence of ``summary`` against one source revision and report section coverage.
 
     ``source`` is ``KEY`` or ``KEY@REVISION`` (a revision id or number). With ``selective`` the task
-    allows omissions: an omitted section becomes a note instead of a finding."""
+    allows omissions: an omitted section becomes a note instead of a finding. For the public audience a
+    restricted source (or any revision of one) is a missing one: E501, in the same words."""
     if not summary.strip():
         raise make_error("E208", where="SUMMARY")
-    key, revision = _source_revision(store, source)
+    key, revision = _source_revision(store, source, audience)
     spans = [(a, b) for a, b in sentence_spans(summary) if summary[a:b].strip()]
     sentences = [summary[a:b].strip() for a, b in spans]
     answer = load_answer({"answer_id": f"summary-of-{key}", "claims": [

@@ -286,12 +286,15 @@ def earlier_checks(store: Store, rev: str, report: dict[str, Any]) -> dict[str, 
 
 def history(store: Store, claim_id: str, *, audience: str = "internal") -> list[dict[str, Any]]:
     """Every verification record of a claim made for ``audience``, oldest first (a public check's records
-    are not the internal history, nor the other way round)."""
+    are not the internal history, nor the other way round). For the public a restricted revision a
+    record names (a record written before public checks stopped reading restricted content) is a
+    placeholder, as in every other public output."""
     rows = claim_history(store, claim_id, check_audience(audience))
     if not rows and not claim_known(store, claim_id):
         raise make_error("E504", where="CLAIM", ref=claim_id if len(claim_id) <= 80 else claim_id[:77] + "...")
+    red = audience_view(store, audience).redactor
     for row in rows:
-        row["evidence_revisions"] = json.loads(row.pop("evidence_revisions_json"))
+        row["evidence_revisions"] = [red.revision(r) for r in json.loads(row.pop("evidence_revisions_json"))]
     return rows
 
 

@@ -1,0 +1,166 @@
+"""Issue 23 item 1 as a property: for the public audience no status, finding or score may depend on
+restricted content. Two stores differ only inside their restricted documents (every figure and the
+one term only they hold are changed: 45 -> 46 days, 400 -> 401 days, 1,234 -> 1,235 keys, zephyr ->
+quorra); hypothesis writes answers that probe them (claims stating either store's figures, citations
+of restricted keys, titles, file names, unit and revision ids, quotes copied from restricted text,
+located citations, plans for ``answerable``), and every public answer must be byte-for-byte the same
+in both stores. Each public answer is also searched for the restricted titles, ids and figures the
+input did not itself contain.
+
+Bounded: 20 answers and 10 plans; ``GRAPHCITE_FUZZ_SCALE=10`` runs ten times as many.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from restricted_corpus import FILES, RESTRICTED_KEYS
+
+from graphcite.store import Store
+
+SCALE = max(1, int(os.environ.get("GRAPHCITE_FUZZ_SCALE", "1")))
+FUZZ = settings(deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                     HealthCheck.too_slow])
+#: what changes between the two stores, inside the restricted documents only
+CHANGES = (("45 days", "46 days"), ("400 days", "401 days"), ("1,234", "1,235"), ("zephyr", "quorra"),
+           ("Zephyr", "Quorra"))
+FIGURES = ("45", "46", "400", "401", "1,234", "1,235", "90", "30", "12")
+TERMS = ("zephyr-keeper", "quorra-keeper", "keeper", "ledger", "rotation")
+
+
+def _variant(text: str, second: bool) -> str:
+    for old, new in CHANGES if second else ():
+        text = text.replace(old, new)
+    return text
+
+
+def _build(root: Path, second: bool) -> tuple[Path, dict[str, list[str]]]:
+    from graphcite.ingest import ingest
+
+    for rel, text in FILES.items():
+        path = root / "corpus" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_variant(text, second) if rel in RESTRICTED_KEYS else text, encoding="utf-8")
+    db = root / "oracle.duckdb"
+    with Store(db) as store:
+        ingest(store, [root / "corpus"])
+        keys = list(RESTRICTED_KEYS)
+        ids = {"units": [r["unit_id"] for r in store.rows(
+                   "SELECT unit_id FROM evidence_unit WHERE source_key IN (?, ?) ORDER BY unit_id", keys)],
+               "revisions": [r["revision_id"] for r in store.rows(
+                   "SELECT revision_id FROM source_revision WHERE source_key IN (?, ?) ORDER BY revision_id", keys)],
+               "public_units": [r["unit_id"] for r in store.rows(
+                   "SELECT unit_id FROM evidence_unit WHERE source_key NOT IN (?, ?) ORDER BY unit_id LIMIT 6", keys)],
+               "quotes": [r["text"] for r in store.rows(
+                   "SELECT text FROM evidence_unit WHERE source_key IN (?, ?) AND block_type <> 'heading' "
+                   "ORDER BY unit_id", keys)]}
+    return db, ids
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    first, first_ids = _build(tmp_path_factory.mktemp("oracle-a"), False)
+    second, second_ids = _build(tmp_path_factory.mktemp("oracle-b"), True)
+    stores = {"a": Store(first, read_only=True), "b": Store(second, read_only=True)}
+    secrets = {s for ids in (first_ids, second_ids) for s in [*ids["units"], *ids["revisions"]]}
+    secrets |= {"Zephyr Keystore Runbook", "Quorra Keystore Runbook", "Quillon Key Ledger", "2031-07-19"}
+    yield {"stores": stores, "ids": first_ids, "other_ids": second_ids, "secrets": secrets}
+    for store in stores.values():
+        store.close()
+
+
+SOURCES = st.sampled_from(["posts/rotation.md", "notes/audit.md", "decisions/dr-7.md", "notes/old-rotation.md",
+                           *RESTRICTED_KEYS, "ops/nothing.md", "Zephyr Keystore Runbook", "Quorra Keystore Runbook",
+                           "runbook.md", "/srv/docs/ops/runbook.md", "Quillon Key Ledger", "hidden-upstream.md"])
+SENTENCES = st.sampled_from([
+    "Signing keys are rotated every {n} days.", "Audit logs are kept for {n} days.", "The ledger holds {n} signing keys.",
+    "The {t} job rotates signing keys.", "Webhook deliveries time out after {n} seconds.",
+    "Signing keys are rotated every {n} days by the {t} job.", "Signing keys are rotated on a fixed schedule.",
+])
+
+
+@st.composite
+def citations(draw: Any, ids: dict[str, list[str]]) -> dict[str, Any]:
+    kind = draw(st.sampled_from(["quote", "located", "unit", "revision", "public-unit", "restricted-quote"]))
+    source = draw(SOURCES)
+    if kind == "unit":
+        return {"chunk_id": draw(st.sampled_from(ids["units"]))}
+    if kind == "public-unit":
+        return {"chunk_id": draw(st.sampled_from(ids["public_units"]))}
+    if kind == "revision":
+        return {"source": source, "revision": draw(st.sampled_from(ids["revisions"])),
+                "quote": "Signing keys are rotated on a fixed schedule."}
+    if kind == "restricted-quote":  # text copied from the first store's restricted documents
+        return {"source": draw(st.sampled_from(["posts/rotation.md", *RESTRICTED_KEYS])),
+                "quote": draw(st.sampled_from(ids["quotes"]))}
+    if kind == "located":
+        return {"source": source}
+    return {"source": source, "quote": draw(st.sampled_from(
+        ["Signing keys are rotated on a fixed schedule.", "Audit logs are kept for 90 days.",
+         "Webhook deliveries time out after 30 seconds.", "Audit logs are kept for 400 days."]))}
+
+
+@st.composite
+def answers(draw: Any, ids: dict[str, list[str]]) -> dict[str, Any]:
+    claims = []
+    for _ in range(draw(st.integers(1, 3))):
+        text = draw(SENTENCES).format(n=draw(st.sampled_from(FIGURES)), t=draw(st.sampled_from(TERMS)))
+        claims.append({"text": text, "citations": draw(st.lists(citations(ids), min_size=1, max_size=2))})
+    return {"answer_id": "oracle-probe", "claims": claims}
+
+
+def _public_check(store: Store, answer: dict[str, Any]) -> str:
+    from graphcite.claims.formats import load_answer
+    from graphcite.verify import verify_answer
+
+    report = verify_answer(store, load_answer(answer), audience="public")
+    text = json.dumps(report, sort_keys=True, default=str)
+    return re.sub(r'"(verified_at|elapsed_ms)": [^,}]*', r'"\1": ""', text)
+
+
+def _unasked(output: str, given: str, secrets: set[str]) -> list[str]:
+    return sorted(s for s in secrets if s in output and s not in given)
+
+
+def test_the_two_stores_differ_where_the_internal_audience_looks(pair: dict[str, Any]) -> None:
+    from graphcite.claims.formats import load_answer
+    from graphcite.verify import verify_answer
+
+    probe = load_answer({"answer_id": "p", "claims": [{"text": "Audit logs are kept for 400 days.",
+                                                       "citations": [{"source": "ops/runbook.md"}]}]})
+    internal = {k: verify_answer(s, probe, audience="internal")["claims"][0]["status"]
+                for k, s in pair["stores"].items()}
+    assert internal["a"] != internal["b"], internal  # so the public comparison below can fail
+
+
+@settings(FUZZ, max_examples=20 * SCALE)
+@given(data=st.data())
+def test_public_checks_are_the_same_in_both_stores(pair: dict[str, Any], data: Any) -> None:
+    answer = data.draw(answers(pair["ids"]))
+    first, second = (_public_check(pair["stores"][k], answer) for k in ("a", "b"))
+    assert first == second, json.dumps(answer)
+    assert _unasked(first, json.dumps(answer), pair["secrets"]) == [], json.dumps(answer)
+
+
+@settings(FUZZ, max_examples=10 * SCALE)
+@given(queries=st.lists(st.tuples(SENTENCES, st.sampled_from(FIGURES), st.sampled_from(TERMS)), min_size=1,
+                        max_size=3),
+       kind=st.sampled_from([None, "incident", "registry", "post", "note"]))
+def test_public_answerable_is_the_same_in_both_stores(pair: dict[str, Any], queries: list[tuple[str, str, str]],
+                                                      kind: str | None) -> None:
+    from graphcite.lifecycle.answerable import answerable
+
+    needs = [{"id": f"n{i}", "query": s.format(n=n, t=t), **({"kind": kind} if kind else {})}
+             for i, (s, n, t) in enumerate(queries)]
+    plan = {"audience": "public", "needs": needs}
+    first, second = (json.dumps(answerable(pair["stores"][k], plan), sort_keys=True) for k in ("a", "b"))
+    assert first == second, needs
+    assert _unasked(first, json.dumps(plan), pair["secrets"]) == [], needs
