@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from graphcite.language import lexicon
+from graphcite.language.frames import aligned_frames
 from graphcite.language.nlp import lemma
 from graphcite.language.words import STOPWORDS, word_list
 from graphcite.models import AtomicClaim
@@ -89,6 +90,29 @@ def roles_of(part: AtomicClaim) -> tuple[str, str, str] | None:
     return doer, verb, done_to
 
 
+def _frames_exchanged(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """The parse's reading of the same check, for clauses the word-shape reader leaves (names of
+    several words: "Harbour Lane beat Old Tannery FC" against "Old Tannery FC beat Harbour Lane"):
+    the aligned evidence clause has the claim's verb, its subject among the claim's objects and its
+    object in the claim's subject. A verb whose two sides may change places ("met", "drew with":
+    words.json ``symmetric_verbs``) is left alone."""
+    mine, theirs = aligned_frames(claim.text, evidence.quote)
+    if mine is None or theirs is None or not mine.subject or not theirs.subject or mine.voice != theirs.voice:
+        return None
+    if not _same_verb(mine.predicate, theirs.predicate) or mine.predicate in word_list("symmetric_verbs"):
+        return None
+    my_objects = {a for dep, a in mine.arguments if dep == "obj"}
+    their_objects = {a for dep, a in theirs.arguments if dep == "obj"}
+    my_subject = {lemma(w.lower()) for w in _WORD.findall(mine.subject)} - STOPWORDS
+    their_subject = {lemma(w.lower()) for w in _WORD.findall(theirs.subject)} - STOPWORDS
+    if not my_objects or not their_objects or my_subject & their_subject:
+        return None  # the same doer on both sides: no exchange
+    if their_objects & my_subject and their_subject & my_objects:
+        return (f"the claim has {mine.subject!r} {mine.predicate} the other side; the evidence has "
+                f"{theirs.subject!r} {theirs.predicate} {mine.subject!r}")
+    return None
+
+
 def _is_time(word: str) -> bool:
     """Whether a noun names a time ("noon", "Friday", "summer", "the end"), which "by" makes a deadline."""
     return word in _TIME_WORDS or lexicon.is_class_of("time", word) or lexicon.is_kind_of(word, "time period")
@@ -126,10 +150,12 @@ def _evidence_roles(quote: str) -> list[tuple[str, str, str]]:
 
 @rule("GC208", "roles-exchanged", family="slots", effect="insufficient",
       good=[("The heron caught the frog.", "At dawn the heron caught the frog."),
+            ("Norway met Spain in Oslo.", "Spain met Norway in Oslo."),
             ("The frog was caught by the heron.", "The heron caught the frog at dawn.")],
       bad=[("The frog caught the heron.", "At dawn the heron caught the frog."),
            ("The heron was caught by the frog.", "The heron caught the frog at dawn."),
-           ("The instrument is playing the boy.", "The boy is playing a cello.")])
+           ("The instrument is playing the boy.", "The boy is playing a cello."),
+           ("Harbour Lane beat Old Tannery FC.", "Old Tannery FC beat Harbour Lane 2-1 after extra time.")])
 def roles_exchanged(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """The evidence has the same action with doer and done-to in each other's places.
 
@@ -141,8 +167,11 @@ def roles_exchanged(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """
     mine = roles_of(claim)
     if mine is None:
-        return SKIP
+        swapped = _frames_exchanged(claim, evidence)
+        return fail(swapped) if swapped else SKIP
     doer, verb, done_to = mine
+    if verb in word_list("symmetric_verbs"):
+        return PASS  # "Norway met Spain" is "Spain met Norway": the roles may change places
     theirs = [r for r in _evidence_roles(evidence.quote) if _same_verb(verb, r[1])]
     if not theirs:
         return SKIP
