@@ -65,7 +65,8 @@ _NOT_ONLY = re.compile(r"\bnot\s*$", re.I)  # "not only on queue lag" adds, it d
             ("Refunds are paid in cash if the receipt is lost.", "If the receipt is lost, refunds are paid in cash.")],
       bad=[("The scheduler retries a delivery.", "The scheduler retries a delivery only after a confirmed timeout."),
            ("Members can book rooms for up to 8 hours.", "Members can book rooms for up to 8 hours only on weekdays."),
-           ("Refunds are paid in cash.", "If the receipt is lost, refunds are paid in cash.")])
+           ("Refunds are paid in cash.", "If the receipt is lost, refunds are paid in cash."),
+           ("A room can be booked for up to 6 hours.", "At weekends a room can be booked for up to 6 hours.")])
 def lost_condition(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """Evidence that holds only under a condition does not support the unconditional claim.
 
@@ -85,7 +86,7 @@ def lost_condition(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     marked = tuple(c for c in conditions_of(evidence.quote)
                    if c.lower().startswith(_STRICT) and not _NOT_ONLY.search(evidence.quote[:evidence.quote.find(c)]))
     marked += tuple(c for c in conditions_of(clause_for(evidence.quote, claim.text)) if c.lower().startswith("if "))
-    conditions = tuple(dict.fromkeys((*theirs.conditions, *marked)))
+    conditions = tuple(dict.fromkeys((*theirs.conditions, *marked, *_times_kept_to(claim, evidence))))
     if not conditions:
         return PASS
     claim_terms = support_terms(claim.sentence or claim.text)
@@ -132,6 +133,32 @@ def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if words & (_UNIVERSAL | {"always", "whole", "entire"}):
         return PASS
     return fail(f"claim says {claim.quantifier!r}, evidence does not speak of all cases")
+
+
+def _said_times(text: str) -> list[str]:
+    """The restricting times ``text`` names ("weekends", "business days": words.json ``restricted_time_words``)."""
+    said = " " + " ".join(re.findall(r"[a-z]+", text.lower())) + " "
+    return sorted(w for w in word_list("restricted_time_words") if f" {w} " in said)
+
+
+def _times_kept_to(claim: AtomicClaim, evidence: Evidence) -> tuple[str, ...]:
+    """The times the evidence clause holds for when the claim names none: "At weekends the limit is 6
+    hours" holds the limit at weekends, which "the limit is 6 hours" leaves out. A claim that names a
+    time of its own ("on Saturdays") is compared by the other rules."""
+    if _said_times(claim.sentence or claim.text):
+        return ()
+    _mine, theirs = aligned_frames(claim.text, evidence.quote)
+    if theirs is None or theirs.tense == "past":
+        return ()  # "elected on Tuesday, October 7": a past event's day is its date, not a restriction
+    clause = clause_for(evidence.quote, claim.text)
+    out = []
+    for word in _said_times(clause):
+        if not (" " in word or word.endswith("s")) or any(word in c.lower() for c in theirs.conditions):
+            continue  # habitual times only ("at weekends", "on Sundays", "business days"), each once
+        spelled = r"\s+".join(re.escape(w) for w in word.split())
+        written = re.search(rf"\b(?:(?:at|on|during|over|in)\s+(?:the\s+)?)?{spelled}\b", clause, re.I)
+        out.append(written.group(0) if written else word)
+    return tuple(out)
 
 
 def _quantifies_things(quantifier: str, text: str) -> bool:

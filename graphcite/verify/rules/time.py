@@ -63,7 +63,7 @@ def _claim_dates(claim: AtomicClaim, centuries: bool = True) -> list[DatePart]:
 
 def _evidence_dates(evidence: Evidence) -> list[DatePart]:
     """Dates in the quote, and in the title and headings: a page titled "2011 season" dates its text."""
-    found = _parts(evidence.values, evidence.quote) + _centuries(evidence.quote)
+    found = _parts(evidence.values, evidence.quote, labelled=True) + _centuries(evidence.quote)
     for text in (*evidence.heading_path, evidence.title or ""):
         found.extend(dates_in(text))
     return found
@@ -77,6 +77,8 @@ def _evidence_dates(evidence: Evidence) -> list[DatePart]:
       bad=[("The bridge opened on March 3, 1998.", "The bridge opened on March 13, 1998."),
            ("Gym fees rise on 1 October.", "Gym fees rise on 1 September."),
            ("The 1952 musical toured Canada.", "The 1958 musical toured Canada."),
+           ("Members who joined before the 2021 refit keep their fee until 31 May.",
+            "Members who joined before the 2022 refit keep their fee until 31 May."),
            ("The album was released in 2011.", "The album was released in 2013."),
            ("The mill was built in the 18th century.", "The mill was built in 1812 beside the weir.")])
 def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
@@ -95,9 +97,19 @@ def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
                   if is_year(v, earliest=1000)]  # counted or not: "a 1999 graph", "in 1812 beside"
     if not mine or not theirs:
         return SKIP
-    problems = [f"claim says {d.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in theirs[:3])
-                for d in mine if not any(dates_agree(d, e) for e in theirs)]
+    problems = []
+    for d in mine:
+        comparable = [e for e in theirs if _shares_a_part(d, e)]  # "2021" is not compared with "31 December"
+        if comparable and not any(dates_agree(d, e) for e in comparable):
+            problems.append(f"claim says {d.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in comparable[:3]))
     return failures(problems)
+
+
+def _shares_a_part(a: DatePart, b: DatePart) -> bool:
+    """Whether two dates state a part in common (a year, a month, a day; a decade or a century counts as a year)."""
+    years = (a.year is not None or a.decade is not None or a.century is not None) and (
+        b.year is not None or b.decade is not None or b.century is not None)
+    return years or (a.month is not None and b.month is not None) or (a.day is not None and b.day is not None)
 
 
 @rule("GC312", "date-not-in-evidence", family="time", effect="insufficient",
