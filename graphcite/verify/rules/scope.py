@@ -137,8 +137,11 @@ def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
 
 def _said_times(text: str) -> list[str]:
     """The restricting times ``text`` names ("weekends", "business days": words.json ``restricted_time_words``)."""
-    said = " " + " ".join(re.findall(r"[a-z]+", text.lower())) + " "
-    return sorted(w for w in word_list("restricted_time_words") if f" {w} " in said)
+    def singular(words: list[str]) -> str:  # "on Sundays" names Sunday, "at weekends" the weekend
+        return " " + " ".join(w[:-1] if w.endswith("s") else w for w in words) + " "
+
+    said = singular(re.findall(r"[a-z]+", text.lower()))
+    return sorted({w for w in word_list("restricted_time_words") if singular(w.split()) in said})
 
 
 def _times_kept_to(claim: AtomicClaim, evidence: Evidence) -> tuple[str, ...]:
@@ -153,11 +156,12 @@ def _times_kept_to(claim: AtomicClaim, evidence: Evidence) -> tuple[str, ...]:
     clause = clause_for(evidence.quote, claim.text)
     out = []
     for word in _said_times(clause):
-        if not (" " in word or word.endswith("s")) or any(word in c.lower() for c in theirs.conditions):
-            continue  # habitual times only ("at weekends", "on Sundays", "business days"), each once
         spelled = r"\s+".join(re.escape(w) for w in word.split())
-        written = re.search(rf"\b(?:(?:at|on|during|over|in)\s+(?:the\s+)?)?{spelled}\b", clause, re.I)
-        out.append(written.group(0) if written else word)
+        written = re.search(rf"\b(?:(?:at|on|during|over|in)\s+(?:the\s+)?)?{spelled}s?\b", clause, re.I)
+        if written is None or not (" " in word or written.group(0).lower().endswith("s")):
+            continue  # habitual times only ("at weekends", "on Sundays", "business days"), not "on Tuesday"
+        if written.group(0) not in out and not any(written.group(0).lower() in c.lower() for c in theirs.conditions):
+            out.append(written.group(0))
     return tuple(out)
 
 
