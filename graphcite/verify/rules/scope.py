@@ -66,7 +66,8 @@ _NOT_ONLY = re.compile(r"\bnot\s*$", re.I)  # "not only on queue lag" adds, it d
       bad=[("The scheduler retries a delivery.", "The scheduler retries a delivery only after a confirmed timeout."),
            ("Members can book rooms for up to 8 hours.", "Members can book rooms for up to 8 hours only on weekdays."),
            ("Refunds are paid in cash.", "If the receipt is lost, refunds are paid in cash."),
-           ("A room can be booked for up to 6 hours.", "At weekends a room can be booked for up to 6 hours.")])
+           ("A room can be booked for up to 6 hours.", "At weekends a room can be booked for up to 6 hours."),
+           ("The bridge reopens in June.", "The bridge reopens in June, subject to a final safety check.")])
 def lost_condition(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """Evidence that holds only under a condition does not support the unconditional claim.
 
@@ -86,6 +87,7 @@ def lost_condition(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     marked = tuple(c for c in conditions_of(evidence.quote)
                    if c.lower().startswith(_STRICT) and not _NOT_ONLY.search(evidence.quote[:evidence.quote.find(c)]))
     marked += tuple(c for c in conditions_of(clause_for(evidence.quote, claim.text)) if c.lower().startswith("if "))
+    marked += _held_pending(clause_for(evidence.quote, claim.text))
     conditions = tuple(dict.fromkeys((*theirs.conditions, *marked, *_times_kept_to(claim, evidence))))
     if not conditions:
         return PASS
@@ -96,7 +98,7 @@ def lost_condition(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         if not wanted:
             continue
         missing = wanted - claim_terms
-        strict = condition.lower().startswith(("only", "unless", "except", "provided"))
+        strict = condition.lower().startswith(("only", "unless", "except", "provided", *word_list("condition_prepositions")))
         if (strict and missing) or len(missing) * 2 > len(wanted):
             lost.append(condition)
     return failures(f"the evidence holds only {c!r}, which the claim leaves out" for c in lost)
@@ -133,6 +135,13 @@ def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if words & (_UNIVERSAL | {"always", "whole", "entire"}):
         return PASS
     return fail(f"claim says {claim.quantifier!r}, evidence does not speak of all cases")
+
+
+def _held_pending(clause: str) -> tuple[str, ...]:
+    """Phrases that hold a statement until something happens ("pending load tests", "subject to
+    approval": words.json ``condition_prepositions``), which the parse reads as prepositions."""
+    words = "|".join(r"\s+".join(re.escape(w) for w in p.split()) for p in sorted(word_list("condition_prepositions")))
+    return tuple(m.group(0).strip() for m in re.finditer(rf"\b(?:{words})\s+[^,;.]+", clause, re.I))
 
 
 def _said_times(text: str) -> list[str]:
