@@ -13,6 +13,13 @@ it in a few tens of milliseconds. The output is byte-identical on every run from
 Usage::
 
     python scripts/build_lexicon.py [WORDNET_DIR] [--out PATH]
+    python scripts/build_lexicon.py --maps [--out PATH]
+
+Beside the lexicon it writes ``wordnet.maps.bin.gz``: the relations the reader looks up by synset or
+lemma (antonyms, derivations, instances, ...) grouped per key, tied to the lexicon by its SHA-256, so a
+process reads one key's ids instead of grouping every pair at first use (the grouping is
+``graphcite.language.lexicon_data.encode_maps``; ``--maps`` rewrites only this file from the lexicon
+file already at ``--out``, without WordNet).
 
 The curated additions (function words, a few antonym pairs WordNet lacks) are read from
 ``graphcite/language/data/lexicon_curated.txt``. The runtime reader is :mod:`graphcite.language.lexicon`.
@@ -33,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["build", "encode", "licence_text", "main"]
+__all__ = ["build", "encode", "licence_text", "main", "maps_path", "write_maps"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SOURCE = Path("/usr/share/wordnet")
@@ -511,13 +518,37 @@ def licence_text(source: Path) -> str:
     return "\n".join(lines).strip() + "\n"
 
 
+def maps_path(out: Path) -> Path:
+    """Where the grouped relations of the lexicon at ``out`` go (``wordnet.bin.gz`` -> ``wordnet.maps.bin.gz``)."""
+    return out.with_name(out.name.replace(".bin.gz", "") + ".maps.bin.gz")
+
+
+def write_maps(out: Path) -> Path:
+    """Write the maps file of the lexicon file at ``out``; returns its path."""
+    sys.path.insert(0, str(ROOT))
+    from graphcite.language.lexicon_data import encode_maps
+
+    target = maps_path(out)
+    payload = encode_maps(out.read_bytes())
+    target.write_bytes(payload)
+    sys.stdout.write(f"wrote {target} ({len(payload):,} bytes, sha256 {hashlib.sha256(payload).hexdigest()})\n")
+    return target
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Build the lexicon file; print its size and SHA-256."""
+    """Build the lexicon file and its maps file; print their sizes and SHA-256."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("source", nargs="?", type=Path, default=DEFAULT_SOURCE,
                         help="folder holding WordNet 3.0's data.*, index.* and *.exc files")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to write the lexicon (WORDNET-LICENSE goes beside it)")
+    parser.add_argument("--maps", action="store_true",
+                        help="only rewrite the maps file from the lexicon file at --out (no WordNet needed)")
     args = parser.parse_args(argv)
+    if args.maps:
+        if not args.out.is_file():
+            parser.error(f"{args.out} does not exist: build the lexicon first")
+        write_maps(args.out)
+        return 0
     if not (args.source / "data.noun").is_file():
         parser.error(f"{args.source} has no data.noun: install wordnet-base or pass the WordNet folder")
     payload = build(args.source)
@@ -526,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out.parent / "WORDNET-LICENSE").write_text(licence_text(args.source), encoding="utf-8")
     digest = hashlib.sha256(payload).hexdigest()
     sys.stdout.write(f"wrote {args.out} ({len(payload):,} bytes, sha256 {digest})\n")
+    write_maps(args.out)
     return 0
 
 

@@ -245,19 +245,20 @@ def _plain(value: Any) -> Any:
     """Typed report -> plain data without deep copies (dataclasses.asdict copies every leaf).
 
     Dispatches on the exact type first (a report is mostly strings, numbers, lists and a few
-    dataclass types), so a 7-claim report converts in about a third of the generic path's time.
+    dataclass types) and takes a scalar field or list item as it is without a call, so a report
+    converts in about a third of the generic path's time and half of one call per value.
     """
     kind = type(value)
     if kind in _SCALARS:
         return value
     if kind is list or kind is tuple:
-        return [_plain(v) for v in value]
+        return [v if type(v) in _SCALARS else _plain(v) for v in value]
     if kind is dict:
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else _plain(v) for k, v in value.items()}
     names = _FIELDS.get(kind)
     if names is None:
         if isinstance(value, StrEnum):
-            return str(value)
+            return value._value_  # what str() gives a StrEnum member
         fields_ = getattr(kind, "__dataclass_fields__", None)
         if fields_ is None:
             if isinstance(value, dict):
@@ -269,9 +270,11 @@ def _plain(value: Any) -> Any:
     out = {}
     for name, optional in names:
         item = getattr(value, name)
-        if item is None and optional:
-            continue
-        out[name] = _plain(item)
+        if item is None:
+            if not optional:
+                out[name] = None
+        else:
+            out[name] = item if type(item) in _SCALARS else _plain(item)
     return out
 
 

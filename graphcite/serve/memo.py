@@ -31,10 +31,16 @@ from graphcite.store import Store
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.engine import verify_claims
 
-__all__ = ["DETERMINISTIC_JUDGES", "ReportMemo"]
+__all__ = ["ReportMemo", "deterministic_judge"]
 
-#: judges whose verdict is a function of claim and evidence alone
-DETERMINISTIC_JUDGES = frozenset({"heuristic"})
+
+def deterministic_judge(name: str) -> bool:
+    """Whether the judge registered as ``name`` gives a verdict that is a function of claim and evidence alone
+    (the judge registry says so: :attr:`graphcite.verify.judges.Judge.deterministic`), so a report may be reused."""
+    from graphcite.verify.judges import get_judge
+
+    found = get_judge(name)
+    return found is not None and found.deterministic
 
 
 class ReportMemo:
@@ -60,7 +66,7 @@ class ReportMemo:
     def verify_claims(self, store: Store, answer: InputAnswer, parts: Sequence[Sequence[AtomicClaim]],
                       config: VerifierConfig, *, audience: str = "internal") -> dict[str, Any]:
         """What :func:`~graphcite.verify.engine.verify_claims` returns, from memory when it can be."""
-        usable = (isinstance(store, WarmView) and config.judge_kind in DETERMINISTIC_JUDGES)
+        usable = isinstance(store, WarmView) and deterministic_judge(config.judge_kind)
         key = self._key(store, answer, parts, config, audience) if usable else None  # type: ignore[arg-type]
         if key is None:
             return verify_claims(store, answer, parts, config, audience=audience)

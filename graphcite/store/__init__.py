@@ -12,21 +12,28 @@ upgraded in place when opened for writing. Opening a current store writes nothin
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from graphcite.store.base import DEFAULT_DB, Store, copy_store, is_postgres_url, open_store, resolve_db_path
-from graphcite.store.schema import (
-    APPEND_ONLY,
-    IMMUTABLE,
-    SCHEMA_VERSION,
-    TABLES,
-    arrow_schema,
-    ddl_statements,
-    primary_key,
-    utcnow,
-)
+from graphcite.store.columns import APPEND_ONLY, IMMUTABLE, SCHEMA_VERSION, arrow_schema, primary_key, utcnow
+
+if TYPE_CHECKING:
+    from graphcite.store.schema import TABLES, ddl_statements
 
 __all__ = ["APPEND_ONLY", "DEFAULT_DB", "IMMUTABLE", "SCHEMA_VERSION", "TABLES", "Store", "arrow_schema",
            "constraint_errors", "copy_store", "ddl_statements", "is_postgres_url", "open_store", "primary_key",
            "resolve_db_path", "utcnow"]
+
+#: Names that need the SQLModel tables, imported on first use (PEP 562): reading a store never does.
+_FROM_SCHEMA = frozenset({"TABLES", "ddl_statements"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_SCHEMA:
+        from graphcite.store import schema
+
+        return getattr(schema, name)
+    raise AttributeError(f"module 'graphcite.store' has no attribute {name!r}")
 
 
 def constraint_errors() -> tuple[type[BaseException], ...]:

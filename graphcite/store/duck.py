@@ -10,17 +10,19 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import duckdb
-import pyarrow as pa
 
 from graphcite.errors import CATALOGUE, StoreError, StoreLockedError
 from graphcite.store.base import Params, Store, one_line, read_only_refused, resolve_db_path
+from graphcite.store.columns import AUDIENCE_UPGRADE, BIGINT_COLUMNS, SCHEMA_VERSION, TABLE_NAMES
 from graphcite.store.dialect import DUCKDB, Dialect
-from graphcite.store.schema import SCHEMA_VERSION, TABLES, bigint_columns, ddl_statements
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["DEFAULT_LOCK_WAIT", "PARSED_LIMIT", "DuckDBStore", "lock_wait_seconds"]
 
@@ -30,6 +32,8 @@ DEFAULT_LOCK_WAIT = 30.0
 #: for a point read; the store's statements come from a few dozen query texts (an ``IN`` list of n
 #: placeholders is one text per n), so this holds all a process runs repeatedly.
 PARSED_LIMIT = 256
+
+
 
 
 def lock_wait_seconds() -> float:
@@ -137,7 +141,21 @@ class DuckDBStore(Store):
             with contextlib.suppress(duckdb.Error):
                 self.con.unregister(view)
 
+    def _insert_rows(self, table: str, names: Sequence[str], rows: list[tuple[Any, ...]], *, or_ignore: bool) -> bool:
+        columns = ", ".join(f'"{name}"' for name in names)
+        verb = "INSERT OR IGNORE INTO" if or_ignore else "INSERT INTO"
+        sql = f"{verb} {table} ({columns}) VALUES ({', '.join('?' * len(names))})"
+        try:
+            self.con.executemany(sql, rows)
+        except duckdb.InvalidInputException as exc:
+            if self.read_only and "read-only" in str(exc):
+                raise read_only_refused(self, one_line(exc)) from None
+            raise
+        return True
+
     def with_ids(self, name: str, values: Iterable[str]) -> str:
+        import pyarrow as pa
+
         return self.register(name, pa.table({"id": pa.array(sorted(set(values)), type=pa.string())}))
 
     def register(self, name: str, arrow: pa.Table) -> str:
@@ -149,6 +167,8 @@ class DuckDBStore(Store):
             self.con.unregister(name)
 
     def arrow(self, sql: str, params: Params = None, *, schema: pa.Schema | None = None) -> pa.Table:
+        import pyarrow as pa
+
         relation = self.con.sql(sql, params=params or None)
         # DuckDB 2 calls it to_arrow_table; 1.x calls it arrow
         table = relation.to_arrow_table() if hasattr(relation, "to_arrow_table") else relation.arrow()
@@ -167,12 +187,15 @@ class DuckDBStore(Store):
     # -- schema -------------------------------------------------------------------------------
     def _create_schema(self) -> None:
         """Create what is missing and upgrade an older schema; a current store is not written to at all."""
-        if self._schema_version == SCHEMA_VERSION and set(TABLES) <= self.table_names():
+        if self._schema_version == SCHEMA_VERSION and set(TABLE_NAMES) <= self.table_names():
             return
+        from graphcite.store.schema import ddl_statements
+
         with self.transaction():
             for statement in ddl_statements("duckdb"):
                 self.con.execute(statement).fetchall()
             self._upgrade_integer_columns()
+            self._add_audience()
             self._write_schema_version()
         self._schema_version = SCHEMA_VERSION
 
@@ -182,7 +205,9 @@ class DuckDBStore(Store):
         DuckDB cannot alter a column of a table that has secondary indexes, so those are dropped
         first and created again from the DDL afterwards (primary keys may stay).
         """
-        wanted = bigint_columns()
+        from graphcite.store.schema import ddl_statements
+
+        wanted = BIGINT_COLUMNS
         stale: dict[str, list[str]] = {}
         for table, column, data_type in self.con.execute(
                 "SELECT table_name, column_name, data_type FROM information_schema.columns "
@@ -200,3 +225,12 @@ class DuckDBStore(Store):
         for statement in ddl_statements("duckdb"):
             if statement.startswith("CREATE INDEX"):
                 self.con.execute(statement).fetchall()
+
+    def _add_audience(self) -> None:
+        """Give ``verification`` its ``audience`` column (schema 3 -> 4) and mark the records of public checks
+        (:data:`graphcite.store.columns.AUDIENCE_UPGRADE`). DuckDB cannot add a NOT NULL column to a table
+        with an index, so an upgraded store's column is nullable; every write gives it."""
+        if "audience" in self.columns_of("verification"):
+            return
+        self.execute("ALTER TABLE verification ADD COLUMN audience VARCHAR DEFAULT 'internal'")
+        self.execute(AUDIENCE_UPGRADE)

@@ -27,8 +27,8 @@ from psycopg.adapt import Loader
 
 from graphcite.errors import StoreError, make_error
 from graphcite.store.base import Params, Store, one_line, read_only_refused, resolve_db_path
+from graphcite.store.columns import APPEND_ONLY, AUDIENCE_UPGRADE, IMMUTABLE, SCHEMA_VERSION, TABLE_NAMES
 from graphcite.store.dialect import POSTGRES, Dialect
-from graphcite.store.schema import APPEND_ONLY, IMMUTABLE, SCHEMA_VERSION, TABLES, ddl_statements, table_ddl
 
 __all__ = ["PostgresStore", "mask_url", "postgres_ddl"]
 
@@ -83,6 +83,7 @@ END $$"""
 def postgres_ddl() -> list[str]:
     """Tables (text in the "C" collation), indexes and the triggers that keep records unchanged."""
     from graphcite.models import Acceptance, Reviewer
+    from graphcite.store.schema import ddl_statements, table_ddl
 
     statements = [*ddl_statements("postgresql"), _TRIGGER_FUNCTION]
     for model in (Acceptance, Reviewer):  # created on first use in DuckDB; here by the owner, up front
@@ -313,14 +314,27 @@ class PostgresStore(Store):
     # -- schema -------------------------------------------------------------------------------
     def _create_schema(self) -> None:
         """Create what is missing (once, under an advisory lock, when several processes start at once)."""
-        if self._schema_version == SCHEMA_VERSION and set(TABLES) <= self.table_names():
+        if self._schema_version == SCHEMA_VERSION and set(TABLE_NAMES) <= self.table_names():
             return
         with self.transaction():
             self._run(f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK})", None)
             for statement in postgres_ddl():
                 self._run(statement, None)
+            self._add_audience()
             self._write_schema_version()
         self._schema_version = SCHEMA_VERSION
+
+    def _add_audience(self) -> None:
+        """Give ``verification`` its ``audience`` column (schema 3 -> 4) and mark the records of public checks
+        (:data:`graphcite.store.columns.AUDIENCE_UPGRADE`); the append-only trigger is lifted for that one
+        statement, inside the schema transaction."""
+        if "audience" in self.columns_of("verification"):
+            return
+        self._run("ALTER TABLE verification ADD COLUMN audience VARCHAR COLLATE \"C\" NOT NULL DEFAULT 'internal'",
+                  None)
+        self._run("ALTER TABLE verification DISABLE TRIGGER graphcite_unchanged", None)
+        self._run(AUDIENCE_UPGRADE, None)
+        self._run("ALTER TABLE verification ENABLE TRIGGER graphcite_unchanged", None)
 
 
 def _reason(exc: BaseException) -> str:

@@ -1,13 +1,17 @@
-"""The tables: SQLModel models compiled to DDL for each engine, their Arrow schemas, and timestamps."""
+"""The tables as SQLModel models compiled to DDL for each engine (used only to create or upgrade a schema).
+
+Reading and bulk writing need none of this: :mod:`graphcite.store.columns` holds the column snapshot
+they use (a test keeps it equal to these models), so a process that only reads a store never builds
+SQLAlchemy metadata.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
 from sqlalchemy import BigInteger
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.schema import CreateIndex, CreateTable
@@ -15,14 +19,22 @@ from sqlmodel import Field, SQLModel
 
 from graphcite import models
 
-__all__ = ["APPEND_ONLY", "DERIVED", "IMMUTABLE", "META_TABLE", "SCHEMA_VERSION", "TABLES", "SourceLineage",
-           "arrow_schema", "bigint_columns", "ddl_statements", "primary_key", "table_ddl", "utcnow"]
+if TYPE_CHECKING:
+    import pyarrow as pa
+from graphcite.store.columns import (
+    APPEND_ONLY,
+    DERIVED,
+    IMMUTABLE,
+    META_TABLE,
+    SCHEMA_VERSION,
+    arrow_schema,
+    primary_key,
+    utcnow,
+)
 
-#: 2: offset, page and line columns became BIGINT (stores at 1 are upgraded when opened for writing).
-#: 3: the source_lineage table (stores at 2 get it empty when opened for writing; their next ingest fills it,
-#: and until then the graph reads what a missing row would hold from the base tables).
-SCHEMA_VERSION = 3
-META_TABLE = "graphcite_meta"
+__all__ = ["APPEND_ONLY", "DERIVED", "IMMUTABLE", "META_TABLE", "SCHEMA_VERSION", "TABLES", "SourceLineage",
+           "arrow_schema", "bigint_columns", "ddl_statements", "model_arrow_schema", "primary_key", "table_ddl",
+           "utcnow"]
 
 
 class SourceLineage(SQLModel, table=True):
@@ -41,6 +53,8 @@ class SourceLineage(SQLModel, table=True):
     source_json: str | None = None
     links_json: str = "[]"
 
+
+#: Table name -> its SQLModel model (:data:`graphcite.store.columns.COLUMNS` is their column snapshot).
 TABLES: dict[str, type[SQLModel]] = {
     "source": models.Source,
     "source_revision": models.SourceRevision,
@@ -56,18 +70,6 @@ TABLES: dict[str, type[SQLModel]] = {
     "lemma_lookup": models.LemmaEntry,
     "source_lineage": SourceLineage,
 }
-
-#: Records that are appended and never changed: verification runs, reviewers' judgements, acceptances.
-APPEND_ONLY = ("verification", "annotation", "acceptance")
-#: Content-addressed rows: a revision, its units and their values never change once written.
-IMMUTABLE = ("source_revision", "evidence_unit", "typed_value")
-#: Rows computed from other tables and rewritten by ingest (see graphcite.ingest.lineage).
-DERIVED = ("source_lineage",)
-
-
-def utcnow() -> dt.datetime:
-    """Naive UTC now, second precision (the store keeps naive UTC timestamps)."""
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None, microsecond=0)
 
 
 def ddl_statements(engine: str = "duckdb") -> list[str]:
@@ -101,6 +103,8 @@ def table_ddl(table: Any, engine: str = "duckdb") -> list[str]:
 
 
 def _arrow_type(annotation: Any) -> pa.DataType:
+    import pyarrow as pa
+
     args = [a for a in typing.get_args(annotation) if a is not type(None)] or [annotation]
     kind = args[0]
     if kind is dt.datetime:
@@ -117,17 +121,10 @@ def _arrow_type(annotation: Any) -> pa.DataType:
 
 
 def model_arrow_schema(model: type[SQLModel]) -> pa.Schema:
+    """The Arrow schema of a model's fields (what :func:`graphcite.store.columns.arrow_schema` snapshots)."""
+    import pyarrow as pa
+
     return pa.schema([(name, _arrow_type(f.annotation)) for name, f in model.model_fields.items()])
-
-
-def arrow_schema(table: str) -> pa.Schema:
-    """The Arrow schema :meth:`Store.bulk_insert` uses for ``table`` (columns in model order)."""
-    return model_arrow_schema(TABLES[table])
-
-
-def primary_key(table: str) -> list[str]:
-    """The primary-key columns of ``table``."""
-    return [column.name for column in TABLES[table].__table__.primary_key.columns]  # type: ignore[attr-defined]
 
 
 def bigint_columns() -> dict[str, set[str]]:

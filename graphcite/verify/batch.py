@@ -43,7 +43,13 @@ from graphcite.models import AtomicClaim, InputAnswer
 from graphcite.store import Store, copy_store, utcnow
 from graphcite.store.queries import verify as reads
 from graphcite.store.queries.verify_memo import evidence_memo
-from graphcite.verify.check import check_audience, earlier_checks, record_rows, resolve_answer
+from graphcite.verify.check import (
+    check_audience,
+    earlier_checks,
+    record_rows,
+    resolve_answer,
+    stored_report_for_public,
+)
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.contradictions import prefetch_contradictions
 from graphcite.verify.engine import verify_claims
@@ -237,6 +243,8 @@ def check_batch(store: Store, answers: Sequence[AnswerRef], *, config: VerifierC
             progress(len(reports) + len(failures), claims_done)
     items = {item.index: item for item, _ in loaded}
     _finish(store, reports, items, parts, stored_rev, config, record)
+    if audience == "public":  # a stored answer's own text can launder restricted figures: as check_answer does
+        reports = {i: stored_report_for_public(store, r) if stored_rev.get(i) else r for i, r in reports.items()}
     return [reports[i] if i in reports else failures[i] for i in range(len(answers))]
 
 

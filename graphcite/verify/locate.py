@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from graphcite.audience import verdict_may_use_restricted
 from graphcite.claims.decompose import decompose
 from graphcite.claims.markers import sentence_spans
 from graphcite.ingest.terms import content_terms
@@ -391,12 +392,20 @@ def find_elsewhere(store: Store, queries: Sequence[ElsewhereQuery], *,
     wanted = {t for terms in terms_of.values() for t in terms}
     if not wanted:
         return {}
+    public = not verdict_may_use_restricted(audience)
     total = reads.evidence_unit_count(store)
     df = reads.term_frequencies(store, wanted)
+    hidden: dict[str, list[str]] = {}
+    if public:  # restricted units are left out before counting and ranking: the public answer cannot depend on them
+        hidden = reads.restricted_postings(store, wanted) if reads.has_restricted_sources(store) else {}
+        total -= reads.restricted_unit_count(store) if hidden else 0
+        df = {t: n - len(hidden.get(t, ())) for t, n in df.items() if n > len(hidden.get(t, ()))}
     rare = {t for t, n in df.items() if n <= max(ELSEWHERE_COMMON_UNITS, total * ELSEWHERE_COMMON_SHARE)}
     if not rare:
         return {}
     postings = reads.term_postings(store, rare)
+    if hidden:
+        postings = {t: [u for u in units if u not in set(hidden.get(t, ()))] for t, units in postings.items()}
     best: dict[int, list[str]] = {}
     for q in queries:
         scores: dict[str, float] = {}
@@ -408,7 +417,7 @@ def find_elsewhere(store: Store, queries: Sequence[ElsewhereQuery], *,
     units = {u for ids in best.values() for u in ids}
     if not units:
         return {}
-    rows = reads.current_units(store, units, public=audience == "public")
+    rows = reads.current_units(store, units, public=public)
     found: dict[int, dict[str, Any]] = {}
     for q in queries:
         numbers = _numbers(terms_of[q.index])

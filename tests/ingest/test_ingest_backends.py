@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -27,9 +28,36 @@ def content(store: Store, table: str) -> list[tuple[Any, ...]]:
     return sorted(store.tuples(f"SELECT {columns} FROM {table}"), key=repr)
 
 
-def test_the_corpus_gives_the_same_rows_on_both_engines(corpus_db: Path,
+@pytest.fixture(scope="module")
+def pinned_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The bundled corpus in a git repository of its own, and that repository's one commit.
+
+    A Python source records the HEAD commit of the work tree it is read from (``git_commit``). The
+    session's DuckDB and PostgreSQL corpus stores are ingested minutes apart from the project's own
+    work tree, where commits land meanwhile: the same file then carries two commits and the engines
+    seem to differ. Read from a repository whose HEAD never moves, both engines must agree exactly.
+    """
+    root = tmp_path_factory.mktemp("pinned") / "corpus"
+    shutil.copytree(CORPUS, root)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "graphcite", "GIT_AUTHOR_EMAIL": "tests@graphcite.invalid",
+           "GIT_COMMITTER_NAME": "graphcite", "GIT_COMMITTER_EMAIL": "tests@graphcite.invalid",
+           "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z"}
+    for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "corpus"]):
+        subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, env=env, check=True, capture_output=True,
+                          text=True).stdout.strip()
+    return root, head
+
+
+def test_the_corpus_gives_the_same_rows_on_both_engines(pinned_corpus: tuple[Path, str], tmp_path: Path,
                                                         new_pg_database: Callable[..., str]) -> None:
-    with Store(corpus_db, read_only=True) as duck, Store(new_pg_database("gc_corpus")) as pg:
+    corpus, head = pinned_corpus
+    with Store(tmp_path / "duck.duckdb") as duck, Store(new_pg_database()) as pg:
+        ingest(duck, [corpus])
+        ingest(pg, [corpus])
+        commits = duck.rows("SELECT source_key, git_commit FROM source_revision WHERE format = 'python' "
+                            "ORDER BY source_key")
+        assert [r["git_commit"] for r in commits] == [head] * len(commits) and commits  # still compared below
         for table in CONTENT:
             assert content(pg, table) == content(duck, table), table
         assert pg.counts() == duck.counts()

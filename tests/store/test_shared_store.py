@@ -57,7 +57,12 @@ def test_no_code_in_graphcite_updates_or_deletes_kept_records() -> None:
     pattern = re.compile(rf"\b(?:UPDATE|DELETE\s+FROM|TRUNCATE)\s+(?:TABLE\s+)?({'|'.join(KEPT)})\b", re.IGNORECASE)
     offenders = [f"{path.relative_to(ROOT)}: {m.group(0)}" for path in sorted((ROOT / "graphcite").rglob("*.py"))
                  for m in pattern.finditer(path.read_text(encoding="utf-8"))]
-    assert offenders == []
+    # the one exception: the schema 3 -> 4 upgrade fills the new audience column of records written before it
+    # existed (what each record says is unchanged); it runs once, inside the schema transaction
+    from graphcite.store.columns import AUDIENCE_UPGRADE
+
+    assert AUDIENCE_UPGRADE.startswith("UPDATE verification SET audience = ")
+    assert offenders == ["graphcite/store/columns.py: UPDATE verification"]
     from graphcite import Store as PublicStore
 
     verbs = {name for name in dir(PublicStore) if re.match(r"(update|delete|remove|truncate|replace)", name)}

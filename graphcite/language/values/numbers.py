@@ -5,16 +5,23 @@ and suffixes, or English number words), looks unit words up in one table whose c
 pint's (ISO codes for money), and reads the cue words around a value (bound, role, the measured
 thing, the counted noun). Nothing here scans a whole text except :func:`find_numbers`; the scanner
 in ``values`` calls these helpers only where a cheap anchor (a digit or a number word) was found,
-which is what keeps extraction fast on prose. The one pint registry, :data:`ureg`, lives here.
+which is what keeps extraction fast on prose. The one pint registry, :func:`unit_registry` (also
+:data:`ureg`), lives here, built on first use from definitions cached on disk.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import pint
+
+if TYPE_CHECKING:
+    ureg: pint.UnitRegistry
 
 __all__ = [
     "NUMBER_WORDS",
@@ -26,19 +33,23 @@ __all__ = [
     "fraction_of_scale",
     "number_anchor_pattern",
     "parse_number_at",
+    "unit_registry",
     "ureg",
 ]
 
 
-def _build_registry() -> pint.UnitRegistry:
-    """pint's default registry with information as its own dimension and a decade of ten years.
+_PINT_DATA = Path(pint.__file__).parent
+_PERCENTAGE_POINT = "percentage_point = [percentage_point] = pp"
+
+
+def _definition_lines() -> list[str]:
+    """pint's default definitions with information as its own dimension and a decade of ten years.
 
     pint ships ``bit = []`` (so a megabyte would be "dimensionless" like a percent) and a logarithmic
-    ``decade``; both are wrong for prose, so the definitions are loaded with those two lines changed.
+    ``decade``; both are wrong for prose, so the definitions are read with those two lines changed.
     """
-    folder = Path(pint.__file__).parent
     lines = []
-    for line in (folder / "default_en.txt").read_text(encoding="utf-8").splitlines():
+    for line in (_PINT_DATA / "default_en.txt").read_text(encoding="utf-8").splitlines():
         stripped = line.strip()
         if stripped.startswith("@import"):
             continue
@@ -47,15 +58,73 @@ def _build_registry() -> pint.UnitRegistry:
         elif stripped.startswith("decade = 1"):
             line = "decade = 10 * year"
         lines.append(line)
+    return lines
+
+
+def build_registry_uncached() -> pint.UnitRegistry:
+    """The registry built from the definitions in this process (what :func:`unit_registry` reads back from its
+    cache): pint's constants, the changed default definitions, percentage points; no default unit system, so
+    base units are pint's root units (a mass in grams)."""
     registry = pint.UnitRegistry(None, autoconvert_offset_to_baseunit=True)
-    registry.load_definitions(folder / "constants_en.txt")
-    registry.load_definitions(lines)
-    registry.define("percentage_point = [percentage_point] = pp")
+    registry.load_definitions(_PINT_DATA / "constants_en.txt")
+    registry.load_definitions(_definition_lines())
+    registry.define(_PERCENTAGE_POINT)
     return registry
 
 
-ureg: pint.UnitRegistry = _build_registry()
-"""The one pint registry of graphcite (built once at import)."""
+def registry_cache_folder() -> Path:
+    """Where pint's parsed definitions are cached: ``$GRAPHCITE_CACHE`` or the user's cache directory, then
+    ``graphcite/pint-<pint version>`` (a new pint gets a new folder; new definitions get a new file in it)."""
+    root = os.environ.get("GRAPHCITE_CACHE")
+    if not root:
+        import platformdirs
+
+        root = str(platformdirs.user_cache_path("graphcite", appauthor=False))
+    return Path(root).expanduser() / f"pint-{pint.__version__}"
+
+
+def _cached_registry(folder: Path) -> pint.UnitRegistry:
+    text = "\n".join([(_PINT_DATA / "constants_en.txt").read_text(encoding="utf-8"), *_definition_lines(),
+                      _PERCENTAGE_POINT, ""])
+    path = folder / f"definitions-{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.txt"
+    cold = not path.exists() or not any(folder.glob("*.pickle"))
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        scratch.write_text(text, encoding="utf-8")
+        os.replace(scratch, path)  # another process writing the same file at once writes the same bytes
+    registry = _registry_from(path, folder)
+    # building the cache parses some prefixed units into the registry ("kilometer") that a registry read from
+    # the cache holds only once asked for; read it back, so the first process holds what every later one does
+    return _registry_from(path, folder) if cold else registry
+
+
+def _registry_from(path: Path, folder: Path) -> pint.UnitRegistry:
+    registry = pint.UnitRegistry(path, cache_folder=folder, autoconvert_offset_to_baseunit=True)
+    registry.default_system = None  # as build_registry_uncached: pint's root units, not mks (kilogram)
+    return registry
+
+
+@lru_cache(maxsize=1)
+def unit_registry() -> pint.UnitRegistry:
+    """The one pint registry of graphcite, built on first use.
+
+    pint parses its definition files in a fifth of a second; the parsed definitions are cached on disk
+    (:func:`registry_cache_folder`, pint's own ``cache_folder``), so later processes load them in a few
+    milliseconds. The cached registry is the one :func:`build_registry_uncached` builds, unit for unit
+    (``tests/language/test_unit_registry.py``); when the cache cannot be written or read, that is built.
+    """
+    try:
+        return _cached_registry(registry_cache_folder())
+    except Exception:  # an unwritable or damaged cache costs time, never a value
+        return build_registry_uncached()
+
+
+def __getattr__(name: str) -> pint.UnitRegistry:
+    if name == "ureg":  # :data:`ureg`, built on first use (PEP 562)
+        return unit_registry()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # ---------------------------------------------------------------------------------------------
 # Number words

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from graphcite.store.base import Store
-from graphcite.store.queries import rank_by_shared_terms
+from graphcite.store.queries import RESTRICTED_KEYS_SQL, rank_by_shared_terms
 from graphcite.store.queries.verify_memo import memo_of
 
 __all__ = ["CURRENT_UNIT", "TERM_POSTINGS_OF_TERM", "contradiction_candidates", "superseded_sources",
@@ -22,9 +22,13 @@ __all__ = ["CURRENT_UNIT", "TERM_POSTINGS_OF_TERM", "contradiction_candidates", 
 
 Row = dict[str, Any]
 
+#: Units of restricted sources (any revision ever restricted): a public search ranks and counts without them.
+_RESTRICTED_UNITS = f"SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})"
+
 
 def contradiction_candidates(store: Store, claims: Sequence[int], parts: Sequence[int], terms: Sequence[str], *,
-                             per_part: int, common_share: float, answers: Sequence[int] | None = None) -> list[Row]:
+                             per_part: int, common_share: float, answers: Sequence[int] | None = None,
+                             public: bool = False) -> list[Row]:
     """The best current units for each (claim, part), by index terms shared, in one grouped query.
 
     ``claims``, ``parts`` and ``terms`` are parallel: one row per term of a part; ``answers`` (parallel
@@ -32,12 +36,17 @@ def contradiction_candidates(store: Store, claims: Sequence[int], parts: Sequenc
     ``ai``). A term found in more than ``common_share`` of all units (and more than 50) does not
     count. Each row: ``ci, pi, unit_id, text, status, source_key, heading_path_json, page,
     revision_id, visibility, doc_status``; at most ``per_part`` per part, ordered by answer, part,
-    terms shared (most first), unit id.
+    terms shared (most first), unit id. ``public``: units of restricted sources are left out before
+    anything is counted or ranked (the term counts, the common-term cap and the best ``per_part``), so
+    the rows do not depend on restricted content at all.
     """
     if not terms:
         return []
     if answers is None and getattr(store, "point_reads", False):
-        return _candidates_by_point_reads(store, claims, parts, terms, per_part=per_part, common_share=common_share)
+        return _candidates_by_point_reads(store, claims, parts, terms, per_part=per_part, common_share=common_share,
+                                          public=public)
+    hidden = f"AND p.unit_id NOT IN ({_RESTRICTED_UNITS})" if public else ""
+    counted = f"WHERE unit_id NOT IN ({_RESTRICTED_UNITS})" if public else ""
     answer_column = "unnest(?::INTEGER[]) AS ai, " if answers is not None else "0 AS ai, "
     params = ([list(answers)] if answers is not None else []) + [list(claims), list(parts), list(terms)]
     shown = "r.ai, " if answers is not None else ""
@@ -47,14 +56,14 @@ def contradiction_candidates(store: Store, claims: Sequence[int], parts: Sequenc
                    unnest(?::VARCHAR[]) AS term
         ), df AS (
             SELECT p.term, count(*) AS n FROM term_posting p
-            WHERE p.term IN (SELECT DISTINCT term FROM _gc_claim_terms) GROUP BY p.term
+            WHERE p.term IN (SELECT DISTINCT term FROM _gc_claim_terms) {hidden} GROUP BY p.term
         ), cap AS (
-            SELECT greatest(50, (SELECT count(*) FROM evidence_unit) * {float(common_share)}) AS n
+            SELECT greatest(50, (SELECT count(*) FROM evidence_unit {counted}) * {float(common_share)}) AS n
         ), hits AS (
             SELECT t.ai, t.ci, t.pi, p.unit_id, count(*) AS shared
             FROM _gc_claim_terms t
             JOIN df ON df.term = t.term AND df.n <= (SELECT n FROM cap)
-            JOIN term_posting p ON p.term = t.term
+            JOIN term_posting p ON p.term = t.term {hidden}
             GROUP BY t.ai, t.ci, t.pi, p.unit_id
         ), ranked AS (
             SELECT *, row_number() OVER (PARTITION BY ai, ci, pi ORDER BY shared DESC, unit_id) AS rk FROM hits
@@ -85,7 +94,7 @@ TERM_POSTINGS_OF_TERM = "SELECT unit_id FROM term_posting WHERE term = ?"
 
 
 def _candidates_by_point_reads(store: Store, claims: Sequence[int], parts: Sequence[int], terms: Sequence[str], *,
-                               per_part: int, common_share: float) -> list[Row]:
+                               per_part: int, common_share: float, public: bool = False) -> list[Row]:
     """The grouped query's rows from one read per term and per unit, ranked here.
 
     For a store that answers repeated reads from memory (the service's warm view, ``point_reads``):
@@ -93,8 +102,10 @@ def _candidates_by_point_reads(store: Store, claims: Sequence[int], parts: Seque
     already in memory, where the grouped query would run again for every new combination of terms.
     Same rows in the same order as the grouped query (a test compares them on both engines).
     """
-    cap = max(50, store.scalar("SELECT count(*) FROM evidence_unit") * float(common_share))
-    postings = {term: [row["unit_id"] for row in store.rows(TERM_POSTINGS_OF_TERM, [term])]
+    hidden = {row["unit_id"] for row in store.rows(_RESTRICTED_UNITS)} if public else set()
+    cap = max(50, (store.scalar("SELECT count(*) FROM evidence_unit") - len(hidden)) * float(common_share))
+    postings = {term: [row["unit_id"] for row in store.rows(TERM_POSTINGS_OF_TERM, [term])
+                       if row["unit_id"] not in hidden]
                 for term in dict.fromkeys(terms)}
     usable = {term: found for term, found in postings.items() if len(found) <= cap}  # common terms count for nothing
     out: list[Row] = []
@@ -133,14 +144,17 @@ def values_with_unit_start(store: Store, unit_ids: Iterable[str]) -> list[Row]:
     return [row for k in sorted(found) for row in found[k]]
 
 
-def superseded_sources(store: Store) -> dict[str, str]:
-    """``{superseded key: superseding key}`` as current revisions declare it (the least key when several)."""
+def superseded_sources(store: Store, *, public: bool = False) -> dict[str, str]:
+    """``{superseded key: superseding key}`` as current revisions declare it (the least key when several);
+    ``public``: a restricted source's declarations are its own text, so they supersede nothing."""
+    hidden = f"AND l.from_key NOT IN ({RESTRICTED_KEYS_SQL})" if public else ""
+
     def read() -> dict[str, str]:
-        return {r["to_key"]: r["from_key"] for r in store.rows("""
+        return {r["to_key"]: r["from_key"] for r in store.rows(f"""
             SELECT l.to_key, min(l.from_key) AS from_key FROM source_link l
             JOIN source_revision r ON r.revision_id = l.declared_in
             JOIN source s ON s.key = r.source_key AND s.current_revision = r.revision_id
-            WHERE l.relation = 'supersedes' GROUP BY l.to_key ORDER BY l.to_key""")}
+            WHERE l.relation = 'supersedes' {hidden} GROUP BY l.to_key ORDER BY l.to_key""")}
 
     memo = memo_of(store)
-    return memo.once("superseded sources", read) if memo is not None else read()
+    return memo.once(f"superseded sources, public {public}", read) if memo is not None else read()

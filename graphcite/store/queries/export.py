@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from graphcite.store.base import Store
-from graphcite.store.schema import TABLES, arrow_schema
+from graphcite.store.columns import arrow_schema, column_names
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -40,7 +40,7 @@ def table_rows(store: Store, table: str, ids: Iterable[str]) -> pa.Table:
     """Every column of the rows of ``table`` (one of :data:`EXPORT_TABLES`) whose id column is in ``ids``,
     as Arrow with the table's schema, in the export's row order (no ids: an empty table)."""
     column, order = EXPORT_TABLES[table]
-    names = ", ".join(f'"{n}"' for n in TABLES[table].model_fields)
+    names = ", ".join(f'"{n}"' for n in column_names(table))
     where, params = store.in_list(column, ids)
     return store.arrow(f"SELECT {names} FROM {table} WHERE {where} ORDER BY {order}", params or None,
                        schema=arrow_schema(table))

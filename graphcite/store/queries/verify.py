@@ -35,6 +35,7 @@ __all__ = [
     "record_counts",
     "restricted_candidates",
     "restricted_postings",
+    "restricted_unit_count",
     "stored_answer_revs",
     "term_frequencies",
     "term_postings",
@@ -162,6 +163,13 @@ _RESTRICTED_POSTINGS_OF_TERM = f"""
 
 def _restricted_unit_count(store: Store) -> int:
     return int(store.scalar(f"SELECT count(*) FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})") or 0)
+
+
+def restricted_unit_count(store: Store) -> int:
+    """How many evidence units restricted sources hold (every revision): what a public count leaves out."""
+    memo = memo_of(store)
+    return memo.once("restricted units", lambda: _restricted_unit_count(store)) if memo is not None \
+        else _restricted_unit_count(store)
 
 
 def restricted_candidates(store: Store, queries: Sequence[int], terms: Sequence[str], *,

@@ -1,0 +1,20 @@
+"""The report memo reuses a verdict only for judges the registry marks deterministic (no list of its own)."""
+
+from __future__ import annotations
+
+from graphcite.serve.memo import deterministic_judge
+from graphcite.verify.judges import get_judge, judge_kind, judge_kinds
+
+
+def test_the_memo_asks_the_judge_registry() -> None:
+    for judge in judge_kinds():
+        assert deterministic_judge(judge.name) is judge.deterministic
+    assert deterministic_judge("heuristic") and not deterministic_judge("no-such-judge")
+
+
+def test_a_newly_registered_deterministic_judge_is_memoised_without_an_edit() -> None:
+    name = "memo-test-echo"
+    if get_judge(name) is None:
+        judge_kind(name, deterministic=True)(lambda claim, evidence, config: get_judge("heuristic").one(  # type: ignore[union-attr]
+            claim, evidence, config))
+    assert deterministic_judge(name)
