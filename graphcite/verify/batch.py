@@ -96,7 +96,7 @@ def verify_items(store: Store, items: Sequence[BatchItem], config: VerifierConfi
                                        for ref in claim.citations])
             if config.store_contradictions and not config.lexical_only:
                 with using(config.domain_lexicon()):  # the terms are read as the engine will read them
-                    prefetch_contradictions(store, [parts for _, parts in ready])
+                    prefetch_contradictions(store, [parts for _, parts in ready], audience=audience)
         results: list[dict[str, Any]] = []
         for item, parts in zip(items, prepared, strict=True):
             if isinstance(parts, dict):

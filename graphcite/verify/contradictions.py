@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from graphcite.audience import verdict_may_use_restricted
 from graphcite.language.values import values_agree
 from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
 from graphcite.store import Store
@@ -113,9 +114,12 @@ def _term_rows(parts_per_claim: Sequence[Sequence[AtomicClaim]]) -> tuple[dict[t
     return wanted, (tuple(rows_claim), tuple(rows_part), tuple(rows_term))
 
 
-def prefetch_contradictions(store: Store, answers_parts: Sequence[Sequence[Sequence[AtomicClaim]]]) -> None:
+def prefetch_contradictions(store: Store, answers_parts: Sequence[Sequence[Sequence[AtomicClaim]]], *,
+                            audience: str = "internal") -> None:
     """Search the candidates of many answers' parts in one grouped query; each answer's
-    :func:`find_contradictions` then takes its own (inside an evidence memo; a no-op outside one)."""
+    :func:`find_contradictions` for the same audience then takes its own (inside an evidence memo; a
+    no-op outside one)."""
+    public = not verdict_may_use_restricted(audience)
     memo = memo_of(store)
     if memo is None:
         return
@@ -127,29 +131,34 @@ def prefetch_contradictions(store: Store, answers_parts: Sequence[Sequence[Seque
     for row in reads.contradiction_candidates(
             store, [c for key in keys for c in key[0]], [p for key in keys for p in key[1]],
             [t for key in keys for t in key[2]], per_part=CANDIDATES_PER_PART, common_share=COMMON_TERM_SHARE,
-            answers=answers):
+            answers=answers, public=public):
         found[row.pop("ai")].append(row)
     for a, rows in found.items():
-        memo.stash(_PREFETCHED, keys[a], rows)
+        memo.stash(_PREFETCHED, (public, keys[a]), rows)
 
 
 def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicClaim]], answer: InputAnswer,
                         resolved: Sequence[ResolvedCitation], *,
                         audience: str = "internal") -> dict[tuple[int, int], list[dict[str, Any]]]:
-    """Contradicting units per (claim index, part index), found through the term index in bulk."""
+    """Contradicting units per (claim index, part index), found through the term index in bulk.
+
+    For the public audience restricted units are left out before the candidates are ranked, and a
+    restricted source supersedes nothing: the result is the one a store without them would give.
+    """
+    public = not verdict_may_use_restricted(audience)
     wanted, key = _term_rows(parts_per_claim)
     if not wanted:
         return {}
     cited_units = {c.unit_id for c in resolved if c.unit_id}
     memo = memo_of(store)
-    candidates = memo.take(_PREFETCHED, key) if memo is not None else None
+    candidates = memo.take(_PREFETCHED, (public, key)) if memo is not None else None
     if candidates is None:
         candidates = reads.contradiction_candidates(store, *key, per_part=CANDIDATES_PER_PART,
-                                                    common_share=COMMON_TERM_SHARE)
+                                                    common_share=COMMON_TERM_SHARE, public=public)
     if not candidates:
         return {}
     value_rows = reads.values_with_unit_start(store, {c["unit_id"] for c in candidates})
-    superseded = reads.superseded_sources(store)
+    superseded = reads.superseded_sources(store, public=public)
     values_by_unit: dict[str, list[ExtractedValue]] = {}
     for row in value_rows:
         values_by_unit.setdefault(row["unit_id"], []).append(_value_from_row(row))
@@ -157,8 +166,6 @@ def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicC
     for cand in candidates:
         key = (cand["ci"], cand["pi"])
         if cand["unit_id"] in cited_units or key not in wanted:
-            continue
-        if audience == "public" and cand["visibility"] == "restricted":
             continue
         reason = unit_conflicts(wanted[key], cand["text"], values_by_unit.get(cand["unit_id"], []))
         if not reason:

@@ -115,7 +115,7 @@ def test_the_restricted_document_reaches_the_internal_searches(stores: dict[str,
     assert successor[0][1] == [("notes/audit.md", "superseded", VAULT)]
 
 
-@PENDING
+
 def test_public_searches_are_the_same_whatever_the_restricted_text(stores: dict[str, Path]) -> None:
     reports = {v: _report(stores[v], "public") for v in VARIANTS}
     assert _searched(reports["quiet"]) == [
@@ -128,7 +128,7 @@ def test_public_searches_are_the_same_whatever_the_restricted_text(stores: dict[
         assert VAULT not in json.dumps(reports[variant]) and "Vault book" not in json.dumps(reports[variant])
 
 
-@PENDING
+
 def test_a_restricted_supersession_never_names_its_source_publicly(stores: dict[str, Path]) -> None:
     """The leak itself, apart from the ranking: no public report names the restricted key (today the
     contradicting note is "superseded_by": "ops/vault.md")."""
@@ -170,7 +170,7 @@ def loud_server(stores: dict[str, Path], tmp_path_factory: pytest.TempPathFactor
         support.stop_server(server)
 
 
-@PENDING
+
 def test_public_service_searches_are_the_same_whatever_the_restricted_text(stores: dict[str, Path],
                                                                             loud_server: Any) -> None:
     expected = _searched(_report(stores["quiet"], "public"))
