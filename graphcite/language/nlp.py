@@ -22,7 +22,8 @@ __all__ = ["get_nlp", "lemma", "lemma_lookup", "tokenize_lemmas"]
 
 @lru_cache(maxsize=4)
 def get_nlp(model: str | None = None) -> Language:
-    """Return the shared pipeline: blank English + lookup lemmas, or the named trained pipeline.
+    """Return the shared pipeline: blank English (its tokenizer; lemmas come from the lookup table),
+    or the named trained pipeline.
 
     spaCy is imported here, not at module level: lemmas and word lists do not need it, and a process
     that only ingests starts half a second sooner.
@@ -35,10 +36,9 @@ def get_nlp(model: str | None = None) -> Language:
         except OSError as exc:
             raise make_error("E402", model=model, where="--spacy-model",
                              fix="install it with pip or omit --spacy-model to use the blank English pipeline") from exc
-    nlp = spacy.blank("en")
-    nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
-    nlp.initialize()
-    return nlp
+    # the tokenizer only: lemmas come from the lookup table (lemma(), build_doc), never from a pipe,
+    # so a lookup lemmatizer here would load the table into spaCy a second time for nothing
+    return spacy.blank("en")
 
 
 # function words the lookup table reads as inflected nouns ("does" as the plural of "doe", "as" of "a")
