@@ -74,35 +74,41 @@ class PassageMatch:
     end: int | None = None
 
 
-def store_passages(store: Store, answers: InputAnswer | Sequence[InputAnswer]) -> Any:
+def store_passages(store: Store, answers: InputAnswer | Sequence[InputAnswer], *, audience: str = "internal") -> Any:
     """The answer(s) with every passage citation pointing at where it is verified; stores new passages.
 
     Given one answer, returns one; given a list, a list (all their new passages go in one ingest).
     A citation of a passage whose document the store holds cites that document's span (pinned to its
     current revision); any other cites the passage's own source. Answers without passages come back
-    unchanged, and nothing is written for them.
+    unchanged, and nothing is written for them. For the public audience a passage naming a restricted
+    source is matched as one naming a source the store lacks: its own passage (a public verdict must not
+    tell whether the restricted document holds the passage's text).
     """
     single = isinstance(answers, InputAnswer)
     items: list[InputAnswer] = [answers] if single else list(answers)  # type: ignore[list-item]
     passages = {p for answer in items for p in answer.passages}
     if not passages:
         return items[0] if single else items
-    matches = match_passages(store, passages)
+    matches = match_passages(store, passages, audience=audience)
     _ingest_passages(store, [m.passage for m in matches.values() if m.how == "passage"])
     out = [_cite_matches(answer, matches) for answer in items]
     return out[0] if single else out
 
 
-def match_passages(store: Store, passages: Iterable[Passage]) -> dict[Passage, PassageMatch]:
-    """Each passage's match: its span in the stored document it names, else the passage itself."""
+def match_passages(store: Store, passages: Iterable[Passage], *,
+                   audience: str = "internal") -> dict[Passage, PassageMatch]:
+    """Each passage's match: its span in the stored document it names, else the passage itself (for the
+    public audience a restricted document is not one the store holds)."""
+    from graphcite.audience import restricted_keys, verdict_may_use_restricted
     from graphcite.store.queries.ingest import current_revisions
     from graphcite.store.queries.lifecycle import revision_texts
     from graphcite.verify.resolve import source_aliases
 
     passages = list(passages)
-    current = {r["key"]: r["current_revision"] for r in current_revisions(store)}
+    hidden = frozenset() if verdict_may_use_restricted(audience) else restricted_keys(store)
+    current = {r["key"]: r["current_revision"] for r in current_revisions(store) if r["key"] not in hidden}
     names = {p.name for p in passages if p.name and p.name not in current}
-    aliases, _ambiguous = source_aliases(store, names) if names else ({}, {})
+    aliases, _ambiguous = source_aliases(store, names, hidden=hidden) if names else ({}, {})
     keys = {p: (p.name if p.name in current else aliases.get(p.name or "")) for p in passages}
     keys = {p: k for p, k in keys.items() if k and not k.startswith(PASSAGE_PREFIX)}
     texts = revision_texts(store, {current[k] for k in keys.values()})
@@ -368,7 +374,7 @@ def evaluate_rag(samples: str | Path | Sequence[Mapping[str, Any]] | Mapping[str
         except AnswerFormatError as exc:
             raise AnswerFormatError(exc.cause, where=f"sample {i + 1}: {exc.where}", fix=exc.fix) from None
     with _store_for(store) as active:
-        answers = store_passages(active, answers)
+        answers = store_passages(active, answers, audience=audience)
         results = []
         for i, (row, answer) in enumerate(zip(rows, answers, strict=True)):
             report = verify_answer(active, answer, config=config, audience=audience)
@@ -416,7 +422,7 @@ def _supported_elsewhere(store: Store, answer: InputAnswer, report: dict[str, An
         return supported
     wider = replace(answer, claims=tuple(replace(answer.claims[i], premises=(), citations=tuple(
         replace(ref, claim=answer.claims[i].text) for ref in every)) for i in todo))  # located for this claim
-    again = verify_answer(store, store_passages(store, wider), config=config, audience=audience)
+    again = verify_answer(store, store_passages(store, wider, audience=audience), config=config, audience=audience)
     for i, claim in zip(todo, again["claims"], strict=True):
         supported[i] = bool(claim["supported"]) or any(c["relation"] == "supports" for c in claim["citations"])
     return supported

@@ -282,7 +282,7 @@ def check(answer: AnswerArgument = None, text: TextOption = None,
     if isinstance(loaded, str):
         stored_answer(db, loaded)  # an unknown id is refused before the store is opened for writing
     with _store(db) as store:
-        loaded = _with_passages(store, loaded)
+        loaded = _with_passages(store, loaded, audience)
         report = check_answer(store, loaded, config=cfg, audience=audience, format=fmt,
                               documents=split_documents(documents), limits=limits)
         not_claims = _not_claims(store, loaded)
@@ -297,13 +297,14 @@ def check(answer: AnswerArgument = None, text: TextOption = None,
 EXIT_DECLINED = 1  # `gate` declined: no claim of the answer is supported (documented in `gate --help`)
 
 
-def _with_passages(store: Any, loaded: Any) -> Any:
-    """An answer read from a file with the passages it carries stored and its citations pointed at them."""
+def _with_passages(store: Any, loaded: Any, audience: str = "internal") -> Any:
+    """An answer read from a file with the passages it carries stored and its citations pointed at them
+    (for ``audience``: a public check matches no passage to a restricted document)."""
     if isinstance(loaded, str) or not getattr(loaded, "passages", ()):
         return loaded
     from graphcite.rag import store_passages
 
-    return store_passages(store, loaded)
+    return store_passages(store, loaded, audience=audience)
 
 
 def _not_claims(store: Any, loaded: Any) -> tuple[str, ...]:
@@ -351,7 +352,7 @@ def gate(answer: AnswerArgument = None, text: TextOption = None,
     loaded = answer_input(answer, text, fmt=None, documents=None, limits=limits)
     carries = not isinstance(loaded, str) and bool(getattr(loaded, "passages", ()))
     with _store(db, read_only=not carries) as store:  # passages that came with the answer are stored first
-        found = resolve_answer(store, _with_passages(store, loaded), limits=limits)
+        found = resolve_answer(store, _with_passages(store, loaded, audience), limits=limits)
         parsed = found[1] if isinstance(found, tuple) else found
         result = gate_answer(verify_answer(store, parsed, audience=audience))
     if as_json:
