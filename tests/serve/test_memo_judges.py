@@ -13,8 +13,14 @@ def test_the_memo_asks_the_judge_registry() -> None:
 
 
 def test_a_newly_registered_deterministic_judge_is_memoised_without_an_edit() -> None:
+    from graphcite.verify import judges
+
     name = "memo-test-echo"
-    if get_judge(name) is None:
-        judge_kind(name, deterministic=True)(lambda claim, evidence, config: get_judge("heuristic").one(  # type: ignore[union-attr]
-            claim, evidence, config))
-    assert deterministic_judge(name)
+    judge_kind(name, deterministic=True)(lambda claim, evidence, config: get_judge("heuristic").one(  # type: ignore[union-attr]
+        claim, evidence, config))
+    try:
+        assert deterministic_judge(name)
+    finally:  # the registry is the process's: leave it as the other tests expect it
+        judges._JUDGES.pop(name, None)
+        judges.JUDGES.pop(name, None)
+    assert not deterministic_judge(name)
