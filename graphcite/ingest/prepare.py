@@ -218,7 +218,7 @@ def _parse(found: filesmod.FoundFile, data: bytes, where: str) -> tuple[ParsedDo
 
 _HEADER_ROLES = (
     (re.compile(r"\b(limit|max(?:imum)?|cap|ceiling|at most|budget)\b", re.I), "limit"),
-    (re.compile(r"\b(target|objective|slo|goal)\b", re.I), "target"),
+    (re.compile(r"\b(target|objective|slo)\b", re.I), "target"),  # not "goal": "Goal difference", "Goals"
     (re.compile(r"\b(observed|measured|actual|peak|seen)\b", re.I), "observed"),
     (re.compile(r"\b(default)\b", re.I), "default"),
 )

@@ -79,6 +79,8 @@ SUPPORTED = [
     ("The late fee is £25 or 10% of the price, whichever is higher.", "The late fee is the greater of £25 or 10% of the price."),
     # a fraction of a unit is one duration
     ("A room is released after a quarter of an hour.", "A room is released after 15 minutes."),
+    # a unit elided after "and" is the one before it
+    ("Parts are covered for five years and labour for two.", "Parts are covered for 5 years and labour for 2 years."),
 ]
 
 UNSUPPORTED = [
@@ -153,6 +155,7 @@ UNSUPPORTED = [
     ("Search takes 85 ms at the 95th percentile.", "Search takes 85 ms at p99."),
     ("The late fee is £25 or 10% of the price, whichever is lower.", "The late fee is the greater of £25 or 10% of the price."),
     ("A room is released after a quarter of an hour.", "A room is released after an hour."),
+    ("Parts are covered for five years and labour for three.", "Parts are covered for 5 years and labour for 2 years."),
 ]
 
 # negation read with either apostrophe, and a verb after "does not" the verb lexicon does not list

@@ -45,13 +45,36 @@ def claim_values(claim: AtomicClaim) -> list[ExtractedValue]:
     "Three times" counts whatever the predicate does: "retries ... three times" counts retries.
     """
     out = []
-    for value in claim.values:
+    for value in _ellipses_read(claim):
         if not _keep(value):
             continue
         if value.counted_noun in {"time", "times"} and claim.predicate:
             verb = [lemma(w) for w in claim.predicate.split() if w.isalpha()]
             if verb:
                 value = replace(value, counted_noun=verb[-1])
+        out.append(value)
+    return out
+
+
+_ELIDED = re.compile(r"^\s*[.;,)]?\s*$")
+
+
+def _ellipses_read(claim: AtomicClaim) -> list[ExtractedValue]:
+    """The claim's values with an elided unit restored: in "parts for five years and labour for two" the
+    two counts years, as the value before it does. A bare number closing its clause after "and", with a
+    value that has a unit earlier in the same clause, takes that unit."""
+    values = list(claim.values)
+    out = []
+    for i, value in enumerate(values):
+        before = values[i - 1] if i else None
+        span, prior = locate(claim.text, value), (locate(claim.text, before) if before is not None else None)
+        if (before is not None and before.unit and value.unit is None and not value.counted_noun
+                and value.kind in {"count", "number"} and span and prior
+                and " and " in claim.text[prior[1]:span[0]] and _ELIDED.match(claim.text[span[1]:])):
+            unit_word = before.surface.split()[-1]
+            read = next(iter(values_in(f"{value.surface} {unit_word}")), None)
+            if read is not None and read.unit == before.unit:
+                value = replace(read, start=value.start, end=value.end, surface=value.surface)
         out.append(value)
     return out
 
