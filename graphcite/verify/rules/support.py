@@ -121,6 +121,9 @@ def _parsed_verb(claim: AtomicClaim) -> list[str]:
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None or root.pos_ != "VERB" or root.i <= token.i or not is_verb(root.lemma_.lower()):
         return []  # both readers guess at "signs webhook payloads": a verb WordNet does not know is no verb
+    following = doc[root.i + 1] if root.i + 1 < len(doc) else None
+    if root.tag_ != "VBD" and following is not None and following.pos_ in {"NOUN", "PROPN", "ADJ"}:
+        return []  # "answers refund questions": a present form before a noun may be a compound's first word
     return [root.lemma_.lower()]
 
 
