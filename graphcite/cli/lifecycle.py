@@ -84,8 +84,11 @@ def recheck_command(stale_only: Annotated[bool, typer.Option("--stale", help="re
         raise make_error("E106", where="recheck", detail="nothing selected to recheck",
                          fix="pass --stale (re-verify every stale claim)")
     check_audience(audience)
-    with open_cli_store(db) as store:
-        results = recheck_stale(store, audience=audience)
+    from graphcite.cli.batch import sample_progress
+
+    with open_cli_store(db) as store, sample_progress(None, enabled=not as_json, what="rechecking stale claims",
+                                                      unit="answers") as tick:
+        results = recheck_stale(store, audience=audience, progress=tick)
     if as_json:
         print_json(results)
         return

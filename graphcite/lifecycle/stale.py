@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from graphcite.audience import audience_view, check_audience
@@ -168,15 +169,16 @@ def _cited_units(store: Store, rows: list[dict[str, Any]]) -> dict[tuple[str, st
     return out
 
 
-def recheck_stale(store: Store, *, config: VerifierConfig | None = None,
-                  audience: str = "internal") -> list[dict[str, Any]]:
+def recheck_stale(store: Store, *, config: VerifierConfig | None = None, audience: str = "internal",
+                  progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """Verify every stale claim again and append one new record each; earlier records stay untouched.
 
     Claims are re-verified answer by answer with :func:`graphcite.verify.check.check_answer` (nothing
     recorded by it), then a record is appended for the stale claims only, in one transaction. The new
     records carry ``audience`` (a public recheck never becomes the internal verdict) and ``old_status``
     is that audience's previous verdict (None when it had none).
-    Returns ``{claim_id, answer_rev, old_status, status, supported, record_id}`` per claim.
+    Returns ``{claim_id, answer_rev, old_status, status, supported, record_id}`` per claim;
+    ``progress(done, total)`` is called after each answer is verified again.
     """
     from graphcite.verify.check import check_answer
 
@@ -194,7 +196,7 @@ def recheck_stale(store: Store, *, config: VerifierConfig | None = None,
         now = utcnow()
         config_json = json.dumps(config.as_dict(), sort_keys=True, default=str)
         records = []
-        for answer_rev in sorted(by_answer):
+        for done, answer_rev in enumerate(sorted(by_answer), start=1):
             report = check_answer(store, answer_rev, config=config, audience=audience, record=False)
             claims = [c for c in claim_records(report) if c.claim_id in by_answer[answer_rev]]
             # record ids count the answer's earlier records as check does, so a check and a recheck in the
@@ -207,5 +209,7 @@ def recheck_stale(store: Store, *, config: VerifierConfig | None = None,
                 results.append({"claim_id": claim.claim_id, "answer_rev": answer_rev,
                                 "old_status": old["status"] if old else None, "status": str(claim.status),
                                 "supported": claim.supported, "record_id": row["record_id"]})
+            if progress is not None:
+                progress(done, len(by_answer))
         store.bulk_insert("verification", records)
     return results

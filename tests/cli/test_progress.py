@@ -110,8 +110,6 @@ def test_no_bar_when_stderr_is_piped() -> None:
     assert "citation_validity" in result.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="lifecycle/stale.py recheck_stale(progress=) and its wiring in cli/lifecycle.py "
-                                       "(H-restricted); requested in .notes/requests.md")
 def test_recheck_stale_shows_progress(corpus: tuple[Path, Path], tmp_path: Path) -> None:
     folder, db = corpus
     store = tmp_path / "stale.duckdb"
