@@ -11,7 +11,6 @@ is written (atomic replace, streams, symlinks, permissions, stale temporary file
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
@@ -25,12 +24,14 @@ from graphcite.export.output import (
     output_folder,
     output_target,
 )
+from graphcite.export.registry import Exporter, format_names, get_exporter
 from graphcite.graph.build import build_graph, check_audience, select
 from graphcite.store import Store
 
 __all__ = ["FORMATS", "OutputTarget", "check_output", "clean_stale", "export", "export_graph", "open_output",
            "output_folder"]
 
+#: the bundled formats (every registered one is accepted: :mod:`graphcite.export.registry`)
 FORMATS = ("graphml", "gexf", "cytoscape", "json", "prov", "webanno", "html", "parquet")
 
 
@@ -40,32 +41,21 @@ def check_output(out_path: str | os.PathLike[str], *, folder: bool = False,
     return output_target(out_path, folder=folder, follow_symlinks=follow_symlinks)
 
 
-def _check_format(fmt: str, *, graph_only: bool = False) -> None:
-    if fmt not in FORMATS or (graph_only and fmt == "parquet"):
-        choices = [f for f in FORMATS if not graph_only or f != "parquet"]
-        raise make_error("E105", where="--format", what="format", value=fmt, choices=", ".join(choices))
-
-
-def _writers() -> dict[str, Callable[..., dict[str, Any]]]:
-    from graphcite.export import html, networkx_formats, prov, webanno
-
-    return {
-        "graphml": networkx_formats.write_graphml,
-        "gexf": networkx_formats.write_gexf,
-        "cytoscape": networkx_formats.write_cytoscape,
-        "json": networkx_formats.write_node_link,
-        "prov": prov.write_prov,
-        "webanno": webanno.write_webanno,
-        "html": html.write_html,
-    }
+def _check_format(fmt: str, *, graph_only: bool = False) -> Exporter:
+    """The registered exporter of ``fmt``; E105 naming every accepted format when there is none."""
+    found = get_exporter(fmt)
+    if found is None or (graph_only and not found.info.graph):
+        raise make_error("E105", where="--format", what="format", value=fmt,
+                         choices=", ".join(format_names(graph_only=graph_only)))
+    return found
 
 
 def export_graph(store: Store, G: nx.MultiDiGraph, fmt: str, out_path: str | os.PathLike[str] | OutputTarget, *,
                  follow_symlinks: bool = False) -> dict[str, Any]:
     """Write an already built graph in ``fmt``; returns a summary (format, path, counts, warnings)."""
-    _check_format(fmt, graph_only=True)
+    found = _check_format(fmt, graph_only=True)
     target = out_path if isinstance(out_path, OutputTarget) else check_output(out_path, follow_symlinks=follow_symlinks)
-    summary = _writers()[fmt](store, G, target)
+    summary = found.write(store, G, target)
     warnings = [*G.graph.get("warnings", []), *summary.pop("warnings", [])]
     return {"format": fmt, "path": str(target), "audience": G.graph["audience"], "claims": len(G.graph["claim_order"]),
             "nodes": G.number_of_nodes(), "edges": G.number_of_edges(), "withheld_claims": G.graph.get("withheld_claims", 0),
@@ -106,17 +96,15 @@ def export(store: Store, fmt: str, out_path: str | os.PathLike[str], *, claim: s
     ``max_quote_chars`` (default 500) bounds how much of a source any graph export reproduces per quote
     or unit text; a parquet export is a copy of the store's tables for analysis and keeps full texts.
     """
-    _check_format(fmt)
+    found = _check_format(fmt)
     check_audience(audience)
     limit = check_max_quote_chars(max_quote_chars)
-    target = check_output(out_path, folder=fmt == "parquet", follow_symlinks=follow_symlinks)
+    target = check_output(out_path, folder=found.info.folder, follow_symlinks=follow_symlinks)
     selection = select(store, claim=claim, answer=answer, all=all)
-    if fmt == "parquet":
-        from graphcite.export.parquet import write_parquet
-
-        return write_parquet(store, selection, target, audience=audience)
+    if not found.info.graph:  # a copy of the store's rows (parquet), not the evidence graph
+        return found.write(store, selection, target, audience=audience)
     G = build_graph(store, selection=selection, audience=audience)
     G.graph["max_quote_chars"] = limit
-    if fmt != "html":  # the page cuts its own window around each quote
+    if found.info.caps_excerpts:  # the HTML page cuts its own window around each quote
         cap_excerpts(G, limit)
     return export_graph(store, G, fmt, target)

@@ -71,8 +71,6 @@ def test_listing_the_formats_imports_no_writer() -> None:
     assert tuple(names) == FORMATS and loaded == []
 
 
-@pytest.mark.xfail(strict=True, reason="graphcite/export/__init__.py (H-restricted) should read FORMATS and the "
-                                       "writers from graphcite.export.registry; requested in .notes/requests.md")
 def test_export_accepts_a_registered_format(edge_list: None, export_store: Store, tmp_path: Path) -> None:
     from graphcite.export import export
 
