@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
 __all__ = ["Cell", "Frame", "Measurement", "aligned_frames", "asserts_something", "cells_of", "frame_for",
-           "frames_of", "main_frame", "measurement_at", "modality_of", "names_a_statistic", "statistic_of",
+           "frames_of", "main_frame", "measurement_at", "modality_of", "names_a_statistic", "statistic_of", "supposed",
            "table_measurement"]
 
 _CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "acl:relcl", "parataxis", "csubj", "xcomp", "acl"})
@@ -592,6 +592,23 @@ def main_frame(text: str) -> Frame | None:
 def content_words(frame: Frame) -> frozenset[str]:
     return frozenset(w for w in frame.words if w not in word_list("light_verbs") and len(w) > 2
                      and w not in STOPWORDS)
+
+
+@lru_cache(maxsize=65_536)
+def supposed(text: str, frame: Frame) -> bool:
+    """Whether ``frame`` (read from ``text``) is only supposed: its clause, or one it sits in, is opened
+    by a condition marker ("if", "unless", "whether": words.json ``condition_markers``), so the text
+    does not assert it ("If the ruling is that the secrets were stolen, ..." asserts no theft)."""
+    markers = word_list("condition_markers")
+    flat = layout(text)
+    doc = parse(flat.flat)
+    heads = [t for t in doc if frame.start <= flat.original(t.idx, t.idx + 1)[0] < frame.end
+             and t.lemma_.lower() == frame.predicate]
+    for token in heads[:1]:
+        for node in (token, *token.ancestors):
+            if node.dep_ in {"advcl", "csubj"} and any(c.dep_ == "mark" and c.lower_ in markers for c in node.children):
+                return True
+    return False
 
 
 @lru_cache(maxsize=65_536)

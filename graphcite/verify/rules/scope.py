@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from graphcite.language.domain import active
-from graphcite.language.frames import aligned_frames
+from graphcite.language.frames import aligned_frames, content_words, main_frame, supposed
 from graphcite.language.nlp import lemma_lookup
 from graphcite.language.words import word_list
 from graphcite.models import AtomicClaim
@@ -209,6 +209,34 @@ def _narrowed_subject(claim: AtomicClaim, evidence: Evidence) -> str | None:
 
 
 _SET_APART = re.compile(r"\b([a-z]{1,2}) (\d)\b")
+
+
+@rule("GC505", "only-supposed", family="scope", effect="insufficient",
+      good=[("The receipt was lost.", "The receipt was lost, so the refund was paid in cash."),
+            ("Refunds are paid in cash.", "If the receipt is lost, refunds are paid in cash.")],
+      bad=[("The receipt was lost.", "If the receipt was lost, the refund was paid in cash."),
+           ("The shipment was damaged.", "Unless the shipment was damaged, the carrier keeps the fee.")])
+def only_supposed(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
+    """A clause the evidence only supposes is not asserted by it.
+
+    "If the receipt was lost, the refund was paid in cash" shares every word of "the receipt was lost",
+    yet it does not say the receipt was lost: the clause the claim matches sits inside an "if",
+    "unless" or "whether" clause. The clause is the one the claim's frame aligns with; a condition the
+    claim drops from its own clause is GC501's.
+    """
+    if evidence.block_type == "table_row" or evidence.is_code:
+        return SKIP
+    _mine, theirs = aligned_frames(claim.text, evidence.quote)
+    if theirs is None:
+        return SKIP
+    if not supposed(evidence.quote, theirs):
+        return PASS
+    main = main_frame(evidence.quote)
+    if main is not None and main is not theirs:
+        said = content_words(main) | {main.predicate}
+        if len(said & support_terms(claim.text)) * 2 >= len(said):
+            return PASS  # the claim restates the whole conditional: "a battery keeping under 70% counts as faulty"
+    return fail(f"the evidence only supposes {evidence.quote[theirs.start:theirs.end]!r}; it does not say it")
 
 
 @rule("GC503", "entity-mismatch", family="scope", effect="insufficient",
