@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from graphcite.language.words import _data
 
-__all__ = ["DatePart", "Ordinal", "TimeOfDay", "dates_agree", "dates_in", "ordinals_in", "times_in"]
+__all__ = ["DatePart", "Ordinal", "TimeOfDay", "dates_agree", "dates_in", "ordinals_in", "share_a_part", "times_in"]
 
 _MONTHS = {name: i for i, name in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -125,6 +125,14 @@ def _years(date: DatePart) -> tuple[int, int] | None:
     if date.decade is not None:
         return date.decade, date.decade + 9
     return (date.year, date.year) if date.year is not None else None
+
+
+def share_a_part(a: DatePart, b: DatePart) -> bool:
+    """Whether two dates state a part in common (a year, a month, a day; a decade or a century counts as
+    a year): only then can :func:`dates_agree` tell them apart ("2021" and "31 December" cannot)."""
+    years = (a.year is not None or a.decade is not None or a.century is not None) and (
+        b.year is not None or b.decade is not None or b.century is not None)
+    return years or (a.month is not None and b.month is not None) or (a.day is not None and b.day is not None)
 
 
 def dates_agree(a: DatePart, b: DatePart) -> bool:

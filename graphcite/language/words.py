@@ -101,7 +101,8 @@ def _names_something(lowered: str) -> bool:
 def words_of(text: str) -> tuple[Word, ...]:
     """The words of ``text`` in order. A capitalised word is a name unless it opens a sentence (after
     any opening quotation mark, bracket, ellipsis or dash) and is also an ordinary word ("Prices rose"
-    vs "Kessler rose"; "Kenya", which WordNet knows only as a place, opens a sentence as a name), or the text is a headline whose every word is capitalised ("Volcanoes Melting
+    vs "Kessler rose"; "Kenya", which WordNet knows only as a place, opens a sentence as a name), or
+    the text is a headline whose every word is capitalised ("Volcanoes Melting
     Glaciers": no names but what names something); all-capitals acronyms are names. A chemical formula
     is one word however its subscripts were spaced ("CO 2" is "CO2")."""
     out: list[Word] = []

@@ -30,7 +30,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
 _ARTICLE_ONES = frozenset({"one", "a", "an", "single", "1"})
 
 __all__ = ["agree", "bound_holds", "cell_values", "claim_interval", "claim_values", "claimed_cell", "comparable",
-           "evidence_values", "times_noun"]
+           "evidence_values", "times_noun", "values_stated"]
 
 _IGNORED_KINDS = frozenset({"date"})
 
@@ -77,6 +77,13 @@ def _ellipses_read(claim: AtomicClaim) -> list[ExtractedValue]:
                 value = replace(read, start=value.start, end=value.end, surface=value.surface)
         out.append(value)
     return out
+
+
+def values_stated(values: list[ExtractedValue], evidence: Evidence, claim_text: str) -> bool:
+    """Whether the evidence states each of ``values``: a comparable value inside its bound or equal to it."""
+    theirs = evidence_values(evidence)
+    return all(any(comparable(v, e) and (bound_holds(v, e, claim_text) or _agree(v, e)) for e in theirs)
+               for v in values)
 
 
 def evidence_values(evidence: Evidence) -> list[ExtractedValue]:
@@ -348,11 +355,6 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     for value in mine:
         if _named_by_headers(value, evidence):
             continue  # "the most in 24 hours is 800 mg" against a column "Most in 24 hours": what is measured
-        same_thing = [e for e in theirs if comparable(value, e) and not _nouns_clash(value, e)
-                      and _related(value.measured, e.measured) and not _roles_differ(value, e)]
-        if not same_thing:  # the classic unit slip: the same digits in another unit ("15 s" for "15 min")
-            same_thing = [e for e in theirs if comparable(value, e) and _digits(e) == _digits(value)]
-        same_thing = same_measurement(claim, value, evidence, same_thing)
         cell = claimed_cell(claim, value, evidence)
         if cell is not None:
             in_cell = cell_values(value, cell, evidence)
@@ -362,6 +364,11 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
                 problems.append(f"claim says {_describe(value)}; the evidence's {cell.column!r} is "
                                 + ", ".join(repr(e.surface) for e in in_cell[:3]))
             continue  # the row's other columns measure other things (a swap is decided above)
+        same_thing = [e for e in theirs if comparable(value, e) and not _nouns_clash(value, e)
+                      and _related(value.measured, e.measured) and not _roles_differ(value, e)]
+        if not same_thing:  # the classic unit slip: the same digits in another unit ("15 s" for "15 min")
+            same_thing = [e for e in theirs if comparable(value, e) and _digits(e) == _digits(value)]
+        same_thing = same_measurement(claim, value, evidence, same_thing)
         if not same_thing or any(_holds(value, e, claim.text) for e in same_thing):
             continue
         problems.append(f"claim says {_describe(value)}, evidence says "
@@ -376,9 +383,8 @@ def claimed_cell(claim: AtomicClaim, value: ExtractedValue, evidence: Evidence) 
         return None  # "a month" says how often, it is no cell's figure
     cells = cells_of(evidence.quote, evidence.table_headers)
     for cell in cells[1:]:  # "up to 400 mg in 24 hours" is the figure of the column "Most in 24 hours"
-        named = [h for h in values_in(cell.column) if any(
-            other is not value and comparable(other, h) and _agree(other, h) for other in claim.values)]
-        if named and cell_values(value, cell, evidence):
+        if any(other is not value and _header_states(other, cell.column) for other in claim.values) \
+                and cell_values(value, cell, evidence):
             return cell
     return named_column(claim.text, evidence.quote, evidence.table_headers,
                         lambda c: bool(cell_values(value, c, evidence)), near=_near(claim, value))
@@ -422,8 +428,12 @@ def _named_by_headers(value: ExtractedValue, evidence: Evidence) -> bool:
     measure ("Allowed downtime per 30 days"), it is not one of the row's figures."""
     if evidence.block_type != "table_row" or not evidence.table_headers:
         return False
-    return any(comparable(value, h) and _agree(value, h)
-               for header in evidence.table_headers for h in values_in(header))
+    return any(_header_states(value, header) for header in evidence.table_headers)
+
+
+def _header_states(value: ExtractedValue, header: str) -> bool:
+    """Whether a column header states ``value`` ("Allowed downtime per 30 days" states 30 days)."""
+    return any(comparable(value, h) and _agree(value, h) for h in values_in(header))
 
 
 @rule("GC302", "counted-noun-mismatch", family="quantity", effect="insufficient",

@@ -124,8 +124,7 @@ def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if narrowed:
         return fail(narrowed)
     if (claim.quantifier or "").lower() in _UNIVERSAL and not _quantifies_things(claim.quantifier or "", claim.text):
-        said = " " + " ".join(re.findall(r"[a-z]+", evidence.quote.lower())) + " "
-        narrower = sorted(w for w in word_list("restricted_time_words") if f" {w} " in said)
+        narrower = _said_times(evidence.quote)
         if narrower:  # "every day" against "on weekdays": the claim's time is broader than the evidence's
             return fail(f"claim says {claim.quantifier!r} of time, evidence only speaks of {narrower[0]!r}")
         return SKIP if not _ALL_TIME.search(claim.text) else PASS

@@ -16,7 +16,9 @@ from graphcite.verify.evidence import Evidence
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, rule
 from graphcite.verify.rules.common import blank_values, reported_clause, same_predicate, word_lemmas
+from graphcite.verify.rules.quantity import claim_values, values_stated
 from graphcite.verify.rules.slots import alignment_for, in_attribution
+from graphcite.verify.rules.time import claim_dates, dates_stated
 
 __all__: list[str] = []
 
@@ -133,24 +135,10 @@ def _anchored_by_figures(words: list[str], claim: AtomicClaim, evidence: Evidenc
     figures for its subject is about the passage's fact, and its verb is then a paraphrase ("was
     revised on 14 February" / "is dated 14 February", "are released after 15 minutes" / "are given up
     after a quarter of an hour"). Without a figure the verb is all there is, and must be said."""
-    from graphcite.language.dates import dates_agree
-    from graphcite.verify.rules.quantity import agree as values_equal
-    from graphcite.verify.rules.quantity import bound_holds, claim_values, comparable, evidence_values
-    from graphcite.verify.rules.time import _claim_dates, _evidence_dates, _shares_a_part
-
     values = [v for v in claim_values(claim) if any(c.isdigit() for c in v.surface) or v.kind == "duration"]
-    dates = _claim_dates(claim, centuries=False)
-    if not values and not dates:
+    dates = claim_dates(claim)
+    if not (values or dates) or not values_stated(values, evidence, claim.text) or not dates_stated(dates, evidence):
         return False
-    theirs = evidence_values(evidence)
-    for value in values:
-        if not any(comparable(value, e) and (bound_holds(value, e, claim.text) or values_equal(value, e))
-                   for e in theirs):
-            return False
-    their_dates = _evidence_dates(evidence)
-    for date in dates:
-        if not any(_shares_a_part(date, e) and dates_agree(date, e) for e in their_dates):
-            return False
     mine, _theirs = aligned_frames(claim.text, evidence.quote)  # the parse's verb too ("Ticket prices rose")
     verbs = {*words, mine.predicate} if mine is not None else set(words)
     return not any(lexicon.related(w, t) == "antonym" for w in verbs for t in terms if len(t) > 2)

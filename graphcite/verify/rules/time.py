@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from graphcite.language.dates import DatePart, dates_agree, dates_in, ordinals_in, times_in
+from graphcite.language.dates import DatePart, dates_agree, dates_in, ordinals_in, share_a_part, times_in
 from graphcite.language.nlp import lemma
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
@@ -69,6 +69,17 @@ def _evidence_dates(evidence: Evidence) -> list[DatePart]:
     return found
 
 
+def claim_dates(claim: AtomicClaim) -> list[DatePart]:
+    """The dates the claim states (centuries left out: they date a claim loosely)."""
+    return _claim_dates(claim, centuries=False)
+
+
+def dates_stated(dates: list[DatePart], evidence: Evidence) -> bool:
+    """Whether the evidence states each of ``dates``: a date of its own sharing a part with it and agreeing."""
+    theirs = _evidence_dates(evidence)
+    return all(any(share_a_part(d, e) and dates_agree(d, e) for e in theirs) for d in dates)
+
+
 @rule("GC311", "date-mismatch", family="time", effect="contradicts",
       good=[("The bridge opened in 1998.", "The bridge was opened to traffic on March 3, 1998."),
             ("The album came out in May 2004.", "The album came out on 14 May 2004."),
@@ -99,17 +110,10 @@ def date_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         return SKIP
     problems = []
     for d in mine:
-        comparable = [e for e in theirs if _shares_a_part(d, e)]  # "2021" is not compared with "31 December"
+        comparable = [e for e in theirs if share_a_part(d, e)]  # "2021" is not compared with "31 December"
         if comparable and not any(dates_agree(d, e) for e in comparable):
             problems.append(f"claim says {d.surface!r}, evidence says " + ", ".join(repr(e.surface) for e in comparable[:3]))
     return failures(problems)
-
-
-def _shares_a_part(a: DatePart, b: DatePart) -> bool:
-    """Whether two dates state a part in common (a year, a month, a day; a decade or a century counts as a year)."""
-    years = (a.year is not None or a.decade is not None or a.century is not None) and (
-        b.year is not None or b.decade is not None or b.century is not None)
-    return years or (a.month is not None and b.month is not None) or (a.day is not None and b.day is not None)
 
 
 @rule("GC312", "date-not-in-evidence", family="time", effect="insufficient",
