@@ -379,6 +379,15 @@ def _negation(head: Token) -> tuple[bool, str | None]:
         if child.dep_ in {"obj", "nsubj", "nsubj:pass", "obl"} and any(
                 d.dep_ == "det" and d.lower_ in {"no", "neither"} for d in child.children):
             return True, "no"
+    # "There is no man walking in the rain": a participle clause of a noun that "no" denies is denied too
+    if head.dep_ == "acl":  # ... or of a noun inside its phrase ("no man in a hat playing a harp")
+        node = head.head
+        while True:
+            if any(d.dep_ == "det" and d.lower_ in {"no", "neither"} for d in node.children):
+                return True, "no"
+            if node.dep_ not in {"nmod", "compound", "appos"} or node.head is node:
+                break
+            node = node.head
     return False, None
 
 

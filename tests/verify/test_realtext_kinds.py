@@ -81,9 +81,20 @@ SUPPORTED = [
     ("A room is released after a quarter of an hour.", "A room is released after 15 minutes."),
     # a unit elided after "and" is the one before it
     ("Parts are covered for five years and labour for two.", "Parts are covered for 5 years and labour for 2 years."),
+    # a negation in a clause the claim does not depend on: a relative clause, a concession, another verb
+    ("The harbour office was sold to a shipping firm in 1998.",
+     "The mayor, who did not attend the meeting, confirmed that the harbour office was sold to a shipping firm in 1998."),
+    ("Mrs Okafor ran the bakery for ten years.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
+    ("The trainees visited the archive in March.",
+     "The trainees, who had not seen the collection before, visited the archive in March."),
 ]
 
 UNSUPPORTED = [
+    # the negated clause is the one that says the claim's verb, even where another clause shares more words
+    ("Mrs Okafor owned the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
+    ("Mrs Okafor never ran the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
+    # "no" denies a participle clause of its noun, however the parse attaches it
+    ("A man in a hat is playing a harp.", "There is no man in a hat playing a harp."),
     # another thing of the same near class in the claim's place
     ("The girl is playing a violin on the porch.", "The girl is playing a trumpet on the porch."),
     ("The courier cycled through the snow.", "The courier cycled through the rain."),

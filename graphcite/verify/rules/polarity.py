@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from graphcite.language import lexicon
+from graphcite.language.frames import content_words, frame_for, frames_of
 from graphcite.language.nlp import lemma
 from graphcite.language.words import STOPWORDS, Word, as_written, word_list, words_of
 from graphcite.models import AtomicClaim
@@ -122,9 +123,41 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         return SKIP  # the evidence is silent on the predicate: the negative-claim rule decides
     if mine and evidence.kind in {"contract", "registry", "manifest"}:
         return SKIP  # a scope-defining source: the negative-claim rule decides
+    if evidence.block_type != "table_row" and _parse_agrees(claim, evidence, negated_side=claim.text if mine else evidence.quote):
+        return PASS  # the parse reads the clause that says the claim with the claim's polarity
     if mine:
         return fail(f"claim is negated ({mine!r}), evidence is not")
     return fail(f"evidence is negated ({theirs!r}), claim is not")
+
+
+def _parse_agrees(claim: AtomicClaim, evidence: Evidence, negated_side: str) -> bool:
+    """Whether the parse reads every clause of the claim with the polarity of the evidence clause that
+    says its content, so the word-shape reading's mismatch came from a clause the claim does not
+    depend on ("X denies he went wild, despite ... being sacked by Y" says nothing negative about the
+    sacking).
+
+    Each claim clause is paired with the evidence clause of its verb, else the one sharing most of its
+    content words (at least one); a claim clause the evidence has no clause for is left out unless it is the negated one, and at
+    least one must pair. The
+    parse judges only a negation it reads itself: when no clause of ``negated_side`` (the side the
+    word-shape reading found negated) is negated in the parse ("associated without respiratory
+    failure", a verb it mis-attaches), the word-shape reading stands.
+    """
+    if not any(f.negated for f in frames_of(negated_side)):
+        return False
+    paired = False
+    for mine in frames_of(claim.text):
+        wanted = content_words(mine) | {mine.predicate}
+        same = [f for f in frames_of(evidence.quote) if f.predicate == mine.predicate]
+        theirs = max(same, key=lambda f: len(f.words & wanted)) if same else frame_for(evidence.quote, wanted)
+        if theirs is None or not (content_words(theirs) | {theirs.predicate}) & wanted:
+            if mine.negated:
+                return False  # the claim denies something the evidence has no clause for
+            continue
+        if mine.negated != theirs.negated:
+            return False
+        paired = True
+    return paired
 
 
 def _says_too(cue: str, text: str) -> bool:
