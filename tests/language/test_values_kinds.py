@@ -169,3 +169,13 @@ def test_a_fraction_of_a_unit_is_one_duration() -> None:
         ("a quarter of an hour", 0.25, "hour")]
     assert [(v.magnitude, v.unit) for v in values_in("It takes three quarters of an hour.")] == [(0.75, "hour")]
     assert [(v.magnitude, v.unit) for v in values_in("three quarters of the staff")] == [(0.75, None)]
+
+
+@pytest.mark.parametrize(("text", "bound"), [
+    ("Do not take more than 600 mg in 24 hours.", "max"),
+    ("Prices did not rise more than 5%.", "max"),
+    ("Never use less than 2 litres.", "min"),
+    ("Rents rose more than 5%.", "min"),
+])
+def test_a_negated_comparison_is_the_opposite_bound(text: str, bound: str) -> None:
+    assert extract_values(text)[0].bound == bound

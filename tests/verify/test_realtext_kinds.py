@@ -81,6 +81,9 @@ SUPPORTED = [
     ("A room is released after a quarter of an hour.", "A room is released after 15 minutes."),
     # a unit elided after "and" is the one before it
     ("Parts are covered for five years and labour for two.", "Parts are covered for 5 years and labour for 2 years."),
+    # a "not" that only bounds a number is the number's bound ("not more than" is "or less")
+    ("You may take 600 mg or less in 24 hours.", "Do not take more than 600 mg in 24 hours."),
+    ("Credits can never exceed $20,000 a month.", "Credits are capped at $20,000 a month."),
     # a negation in a clause the claim does not depend on: a relative clause, a concession, another verb
     ("The harbour office was sold to a shipping firm in 1998.",
      "The mayor, who did not attend the meeting, confirmed that the harbour office was sold to a shipping firm in 1998."),
@@ -93,6 +96,9 @@ UNSUPPORTED = [
     # the negated clause is the one that says the claim's verb, even where another clause shares more words
     ("Mrs Okafor owned the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
     ("Mrs Okafor never ran the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
+    # a bound read through its negation still bounds
+    ("You may take 800 mg in 24 hours.", "Do not take more than 600 mg in 24 hours."),
+    ("Prices rose by more than 5%.", "Prices did not rise more than 5%."),
     # "no" denies a participle clause of its noun, however the parse attaches it
     ("A man in a hat is playing a harp.", "There is no man in a hat playing a harp."),
     # another thing of the same near class in the claim's place

@@ -27,6 +27,7 @@ __all__ = [
     "PER_TIME",
     "RATE_ABBREVIATIONS",
     "UnitEntry",
+    "bound_cue_start",
     "counted_noun",
     "lookup_unit",
     "prev_word",
@@ -161,6 +162,33 @@ _NEEDS_SPLIT = re.compile(r"[,;()\[\]{}\"“”'‘’*_`:=~≈<>≤≥]")
 _SPLIT_FIRST = frozenset("~≈<>≤≥")
 
 
+# the words of a bound cue that say nothing but the bound ("must not exceed", "capped at", "up to"); a
+# cue naming what is bounded ("limit of", "maximum") keeps its word for the slot readers
+_BOUND_ONLY = frozenset({"not", "no", "never", "must", "may", "cannot", "can't", "should", "does", "to", "exceed",
+                         "exceeds", "exceeding", "at", "most", "least", "up", "more", "less", "than", "fewer",
+                         "capped", "limited", "over", "under", "above", "below", "within"})
+_BOUND_ONLY_CUES = re.compile(r"(?:^|(?<=\s))(?:" + "|".join(
+    r"\s+".join(re.escape(w) for w in phrase.split()) for phrase in sorted(_CUES, key=len, reverse=True)
+    if _CUES[phrase][0] in {"min", "max"} and set(phrase.split()) <= _BOUND_ONLY) + r")\s*$", re.I)
+
+
+def bound_cue_start(text: str, start: int) -> int | None:
+    """Where the bound cue that ends right before ``text[start]`` begins ("can never exceed $20,000":
+    the offset of "never exceed"), when the cue says nothing but the bound; else None."""
+    found = _BOUND_ONLY_CUES.search(text, max(0, start - 40), start)
+    return found.start() if found else None
+
+
+_FLIPPED = {"min": "max", "max": "min"}
+_NEGATIONS = frozenset({"not", "never", "no", "cannot"})
+
+
+def _negated_before(tokens: list[str], n: int) -> bool:
+    """Whether a negation stands among the three words before ``tokens[n]`` ("do not take", "must never
+    rise", "don't use"): it turns the comparison after them into the opposite bound."""
+    return any(t in _NEGATIONS or t.endswith(("n't", "n’t")) for t in tokens[max(0, n - 3):n])
+
+
 def read_context(text: str, start: int, end: int, kind: str) -> tuple[str | None, str | None, str | None]:
     """(bound, role, measured) from the words around ``text[start:end]``.
 
@@ -195,6 +223,8 @@ def read_context(text: str, start: int, end: int, kind: str) -> tuple[str | None
         k, (bound, role, links) = hit  # type: ignore[misc]
         n -= k
         linked = links
+        if bound in _FLIPPED and not links and _negated_before(tokens, n):
+            bound, role, linked = _FLIPPED[bound], "limit", True  # "do not take more than 600 mg": at most 600 mg
     hit = _suffix_match(tokens, n, _LINKS, _LINK_LAST)
     if hit:
         k, link_role = hit

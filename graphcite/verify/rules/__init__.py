@@ -7,6 +7,7 @@ from graphcite.verify.rules import (  # noqa: F401 - imported for registration
     connective,
     modality,
     negative,
+    owners,
     polarity,
     quantity,
     roles,

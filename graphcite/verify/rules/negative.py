@@ -8,7 +8,7 @@ from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence, negation_of
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, rule
-from graphcite.verify.rules.polarity import evidence_negation, states_predicate
+from graphcite.verify.rules.polarity import bounds_a_number, evidence_negation, states_predicate
 
 __all__ = ["SCOPE_KINDS"]
 
@@ -30,8 +30,8 @@ def negative_by_absence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     not caused by the dam") is never supported by a passage asserting the link: polarity (GC401) reads
     only the link's sides, so this rule answers for the link itself.
     """
-    if not claim.negated:
-        return SKIP
+    if not claim.negated or bounds_a_number(claim.text):
+        return SKIP  # "can never exceed $20,000" bounds a number: the quantity rules compare it
     if evidence_negation(claim, evidence) or evidence.status in {"rejected", "forbidden"}:
         return PASS
     if evidence.modality_for(claim.text)[0] == "must-not":

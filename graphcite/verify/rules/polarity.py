@@ -19,7 +19,7 @@ from graphcite.verify.rules.slots import alignment_for
 _LIGHT = frozenset({"not", "no", "never", "do", "does", "did", "be", "is", "are", "was", "were", "have", "has",
                     "had", "use", "used", "make", "get", "can", "could", "may", "must", "should", "will"})
 
-__all__ = ["claim_negation", "evidence_negation", "states_predicate"]
+__all__ = ["bounds_a_number", "claim_negation", "evidence_negation", "states_predicate"]
 
 # the first auxiliary of a sentence directly negated: "Arctic land does not store ...", "June was not ..."
 _MAIN_NEGATION = re.compile(r"^[^,;:]*?\b(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|"
@@ -28,6 +28,21 @@ _SUBORDINATE = re.compile(r"\b(?:who|which|that|whose|whom|while|although|though
                           r"since|as|than)\b", re.I)
 _AUX_FIRST = re.compile(r"\b(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would|should|may|might|"
                         r"must|\w+n['\u2019]t)\b", re.I)
+
+
+# a negation that turns a comparison into a bound: "must not exceed 600 mg", "do not take more than 2"
+_BOUNDING = re.compile(r"\b(?:not|never|cannot|\w+n['\u2019]t)\s+(?:[a-z]+\s+){0,2}?(?:more|less|fewer|longer|"
+                       r"shorter|higher|lower|greater|exceed(?:s|ed|ing)?|over|above|under|below)\b[^.;:!?\d]{0,24}\d",
+                       re.I)
+_ANY_NEGATION = re.compile(r"\b(?:not|never|no|cannot|nor|without|\w+n['\u2019]t)\b", re.I)
+
+
+def bounds_a_number(text: str) -> bool:
+    """Whether every negation of ``text`` only bounds a number ("must not exceed 600 mg", "do not take
+    more than 600 mg": at most 600 mg). Such a "not" is the value's bound, which the quantity rules
+    compare; it denies nothing ("600 mg or less" and "not more than 600 mg" say one thing)."""
+    bounding = list(_BOUNDING.finditer(text))
+    return bool(bounding) and len(_ANY_NEGATION.findall(text)) == len(bounding)
 
 
 def claim_negation(claim: AtomicClaim) -> str | None:
@@ -117,13 +132,15 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     mine = claim_negation(claim)
     if bool(mine) == bool(theirs):
         return PASS
+    if bounds_a_number(claim.text if mine else evidence.quote):
+        return SKIP  # "must not exceed 600 mg" is a bound on the number: the quantity rules compare it
     if theirs and _says_too(theirs, claim.text):
         return PASS  # the claim carries the same negative word ("... without flow"): same polarity
     if not states_predicate(claim, evidence):
         return SKIP  # the evidence is silent on the predicate: the negative-claim rule decides
     if mine and evidence.kind in {"contract", "registry", "manifest"}:
         return SKIP  # a scope-defining source: the negative-claim rule decides
-    if evidence.block_type != "table_row" and _parse_agrees(claim, evidence, negated_side=claim.text if mine else evidence.quote):
+    if evidence.block_type != "table_row" and not ELLIPTICAL.search(evidence.quote) and _parse_agrees(claim, evidence, negated_side=claim.text if mine else evidence.quote):
         return PASS  # the parse reads the clause that says the claim with the claim's polarity
     if mine:
         return fail(f"claim is negated ({mine!r}), evidence is not")

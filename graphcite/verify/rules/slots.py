@@ -55,7 +55,7 @@ def alignment_for(claim: AtomicClaim, evidence: Evidence) -> Alignment:
     A closing attribution is left out ("..., say scientists"): who reports a finding is seldom in the
     passage that states it. An opening frame ("a new study finds that ...") is kept: on CLIMATE-FEVER
     dev, aligning only the clause it reports made 3 true and 8 false supports."""
-    text = blank_values(claim.text, claim.values) if claim.values else claim.text
+    text = blank_values(claim.text, claim.values, bounds=True) if claim.values else claim.text
     if attributed(claim, evidence):
         text = attribution_stripped(text)
     return align(without_attribution(text), evidence.envelope)
