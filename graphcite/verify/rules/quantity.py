@@ -483,7 +483,7 @@ def measured_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         return SKIP
     evidence_words = word_lemmas(" ".join([evidence.quote, evidence.context, *evidence.heading_path,
                                            *evidence.table_headers]))
-    claim_words = word_lemmas(claim.text)
+    claim_words = word_lemmas(claim.sentence or claim.text)  # a part's sentence names it too ("an uncommon side effect, affecting ...")
     problems = []
     for value in mine:
         same = [e for e in theirs if comparable(value, e) and values_agree(value, e)]

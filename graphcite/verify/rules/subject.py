@@ -34,6 +34,18 @@ def _head(subject: str) -> str | None:
     return head_noun(subject.split(",")[0])
 
 
+def _row_named(subject: str, head: str, evidence: Evidence) -> bool:
+    """Whether a cited table row's label (its first cell) is named by the subject's words before its head:
+    the head is then the class of what the row lists ("plan", "subscription", "tier"), which a table
+    seldom repeats in its rows."""
+    if evidence.block_type != "table_row":
+        return False
+    label = next((c.strip() for c in evidence.quote.strip().strip("|").split("|")), "")
+    wanted = {w.lower() for w in _WORD.findall(label)}
+    modifiers = {w.lower() for w in _WORD.findall(subject)} - {head.lower()}
+    return bool(wanted) and wanted <= modifiers
+
+
 @rule("GC207", "subject-not-in-evidence", family="slots", effect="insufficient",
       good=[("The night ferry carries bicycles on the lower deck.",
              "On the lower deck the night ferry carries bicycles."),
@@ -63,6 +75,8 @@ def subject_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResul
         return SKIP  # a link claim's sides are checked as parts; "no decision ..." has no thing to find
     if claim.modality and claim.modality not in {"asserted", "none"}:
         return SKIP  # duties and permissions come as instructions without a subject ("Reject events ...")
+    if _row_named(subject, head, evidence):
+        return PASS  # "An Enterprise subscription" against the row "| Enterprise | ...": the row is the thing
     found = alignment_for(claim, evidence)
     wanted = {head, lemma(head)}
     slots = [s for s in found.slots if {w.lower() for w in _WORD.findall(s.text)} & wanted
