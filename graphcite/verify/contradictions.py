@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from graphcite.audience import verdict_may_use_restricted
+from graphcite.claims.formats.passages import PASSAGE_PREFIX
 from graphcite.language.values import values_agree
 from graphcite.models import AtomicClaim, ExtractedValue, InputAnswer
 from graphcite.store import Store
@@ -144,6 +145,8 @@ def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicC
 
     For the public audience restricted units are left out before the candidates are ranked, and a
     restricted source supersedes nothing: the result is the one a store without them would give.
+    Passages stored from answers (``passages/...``) never stand against a claim: another sample's
+    passage would make one answer's verdict depend on what else a data set holds.
     """
     public = not verdict_may_use_restricted(audience)
     wanted, key = _term_rows(parts_per_claim)
@@ -167,6 +170,8 @@ def find_contradictions(store: Store, parts_per_claim: Sequence[Sequence[AtomicC
         key = (cand["ci"], cand["pi"])
         if cand["unit_id"] in cited_units or key not in wanted:
             continue
+        if cand["source_key"].startswith(PASSAGE_PREFIX):
+            continue  # a passage that came with an answer is that answer's evidence, not the corpus's
         reason = unit_conflicts(wanted[key], cand["text"], values_by_unit.get(cand["unit_id"], []))
         if not reason:
             continue
