@@ -32,7 +32,6 @@ __all__ = [
     "export_set",
     "gate_verifier",
     "load_set",
-    "render_eval",
     "rule_table",
     "score_items",
 ]
@@ -324,43 +323,3 @@ def gate_verifier(store: Store, path: Path, baseline: VerifierConfig, candidate:
             "candidate": {"config_hash": candidate.hash, **{
                 k: m_after[k] for k in ("false_support_rate", "agreement", "support_recall")}},
             "changed": changed}
-
-
-def render_eval(result: dict[str, Any], console: Any, *, categories: bool = True) -> None:
-    """Print an evaluation: the runs side by side, then the per-category false supports and misses."""
-    from rich.table import Table
-
-    from graphcite.cli.render import CONFIG_HASH_MEANING, print_table
-
-    names = list(result["runs"])
-    table = Table("metric", *names, "what it counts", title=f"{result['set']}: {result['items']} items")
-    for key, meaning in METRIC_MEANINGS.items():
-        cells = []
-        for name in names:
-            value = result["runs"][name]["metrics"][key]
-            cells.append("n/a" if value is None else f"{value:.3f}")
-        table.add_row(key, *cells, meaning)
-    print_table(table, console)
-    hashed = [name for name in names if name.startswith("config ")]
-    if hashed:
-        console.print(f"{', '.join(hashed)}: the configuration given, named by its hash ({CONFIG_HASH_MEANING})",
-                      markup=False)
-    for name in names:
-        rows = result["runs"][name].get("by_rule")
-        if rows:
-            rules = Table("rule", "vetoed supported", "vetoed unsupported", "rate supp.", "rate unsupp.", "lift",
-                          title=f"{name}: vetoes by rule (lift = unsupported rate / supported rate)")
-            for row in rows:
-                rules.add_row(row["code"], str(row["on_supported"]), str(row["on_unsupported"]),
-                              f"{row['rate_supported']:.3f}", f"{row['rate_unsupported']:.3f}",
-                              "n/a" if row["lift"] is None else f"{row['lift']:.2f}")
-            console.print(rules)
-    if not categories:
-        return
-    first = result["runs"][names[0]]
-    cat = Table("category", "items", "false support", "recall", title=f"{names[0]} by category")
-    for name, m in first["by_category"].items():
-        fs = "n/a" if m["false_support_rate"] is None else f"{m['false_support_rate']:.2f}"
-        rec = "n/a" if m["support_recall"] is None else f"{m['support_recall']:.2f}"
-        cat.add_row(name, str(m["items"]), fs, rec)
-    console.print(cat)

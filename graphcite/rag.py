@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,6 +30,7 @@ from graphcite.claims.formats.passages import EVIDENCE_KIND, PASSAGE_PREFIX, evi
 from graphcite.claims.formats.ragas import REFERENCE_KEYS, first_key
 from graphcite.errors import AnswerFormatError, InputError, OutputError
 from graphcite.models import CitationRef, InputAnswer, Passage
+from graphcite.models.findings import PASSAGE, finding_items
 from graphcite.store import Store, open_store
 
 __all__ = [
@@ -270,10 +272,12 @@ class SampleResult:
     report: dict[str, Any]
     supported_elsewhere: list[bool]
     reference: Any = None
+    repeated: bool = False  # another sample of the data set has the same id (the same content, when it gave none)
 
     @property
     def sample_id(self) -> str:
-        return self.answer.answer_id
+        """The sample's id; one that another sample shares gets its row number (``a-3fdde12e0925#2``)."""
+        return f"{self.answer.answer_id}#{self.index + 1}" if self.repeated else self.answer.answer_id
 
     def metrics(self) -> dict[str, Any]:
         m = self.report["metrics"]
@@ -373,6 +377,7 @@ def evaluate_rag(samples: str | Path | Sequence[Mapping[str, Any]] | Mapping[str
             answers.append(load_answer(row, format=format or _format_of(row), limits=limits))
         except AnswerFormatError as exc:
             raise AnswerFormatError(exc.cause, where=f"sample {i + 1}: {exc.where}", fix=exc.fix) from None
+    ids = Counter(answer.answer_id for answer in answers)
     with _store_for(store) as active:
         answers = store_passages(active, answers, audience=audience)
         results = []
@@ -380,7 +385,8 @@ def evaluate_rag(samples: str | Path | Sequence[Mapping[str, Any]] | Mapping[str
             report = verify_answer(active, answer, config=config, audience=audience)
             elsewhere = _supported_elsewhere(active, answer, report, config, audience)
             reference_key = first_key(row, REFERENCE_KEYS)
-            results.append(SampleResult(i, answer, report, elsewhere, row.get(reference_key) if reference_key else None))
+            results.append(SampleResult(i, answer, report, elsewhere, row.get(reference_key) if reference_key else None,
+                                        repeated=ids[answer.answer_id] > 1))
             if progress is not None:
                 progress(i + 1, len(rows))
     verifier = results[0].report.get("verifier", {}) if results else {}
@@ -414,7 +420,7 @@ def _supported_elsewhere(store: Store, answer: InputAnswer, report: dict[str, An
     """Per claim: supported by the passages it cites, or else by any other passage of its sample."""
     from graphcite.verify.check import verify_answer
 
-    supported = [bool(c["supported"]) for c in report["claims"]]
+    supported = [_passage_supports(c) for c in report["claims"]]
     every = tuple(CitationRef(source=p.name or p.key, passage=i) for i, p in enumerate(answer.passages))
     todo = [i for i, claim in enumerate(answer.claims)
             if not supported[i] and every and {r.passage for r in claim.citations} != set(range(len(every)))]
@@ -424,29 +430,43 @@ def _supported_elsewhere(store: Store, answer: InputAnswer, report: dict[str, An
         replace(ref, claim=answer.claims[i].text) for ref in every)) for i in todo))  # located for this claim
     again = verify_answer(store, store_passages(store, wider, audience=audience), config=config, audience=audience)
     for i, claim in zip(todo, again["claims"], strict=True):
-        supported[i] = bool(claim["supported"]) or any(c["relation"] == "supports" for c in claim["citations"])
+        supported[i] = _passage_supports(claim)
     return supported
 
 
+def _passage_supports(claim: Mapping[str, Any]) -> bool:
+    """Whether a passage the claim cites supports it: the claim is supported, or one citation's relation
+    is ``supports`` (a claim the stored documents contradict is a ``conflict``, yet its passage supports it)."""
+    return bool(claim["supported"]) or any(c["relation"] == "supports" for c in claim["citations"])
+
+
 def claim_reasons(claim: Mapping[str, Any]) -> list[str]:
-    """Why a claim got its verdict: its failed findings, each once, as ``[n] detail (code)``."""
+    """Why a claim got its verdict: its failed findings in the words of every report (one per rule of a
+    citation, :func:`graphcite.models.findings.finding_items`), as ``[n] Sentence. (code)``, then the
+    stored evidence against it (what makes a claim its citations support a ``conflict``), as
+    ``against it: SOURCE (status) says ...``."""
     reasons: list[str] = []
     for cit in claim.get("citations", []):
-        for finding in cit.get("findings", []):
-            if finding.get("outcome") == "fail" and finding.get("detail"):
-                line = f"[{cit['index'] + 1}] {finding['detail']} ({finding['code']})"
+        for outcome, code, _, text in finding_items(cit.get("findings") or []):
+            if outcome == "fail" and text:
+                line = f"[{cit['index'] + 1}] {text} ({code})"
                 if line not in reasons:
                     reasons.append(line)
+    for item in claim.get("contradicting_evidence") or []:
+        superseded = f", superseded by {item['superseded_by']}" if item.get("superseded_by") else ""
+        line = (f"against it: {item.get('source') or 'a withheld source'} ({item.get('status') or 'unknown status'}"
+                f"{superseded}) {item.get('reason') or 'disagrees'}")
+        if line not in reasons:
+            reasons.append(line)
     if not reasons and not claim.get("supported"):
         reasons.append("no citation supports it" if claim.get("citations") else "it cites nothing")
     return reasons
 
 
-
 def _evidence_name(cit: Mapping[str, Any]) -> str:
     source = cit.get("source") or cit.get("chunk_id") or "?"
     if (cit.get("evidence_kind") or evidence_kind(source)) == EVIDENCE_KIND:
-        return f"{source} (passage that came with the answer)"
+        return f"{source} ({PASSAGE})"
     return f"{source}:{cit['start']}-{cit['end']}" if cit.get("start") is not None else source
 
 

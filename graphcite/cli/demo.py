@@ -47,7 +47,8 @@ def run_demo(*, db: str, out_dir: Path, console: Any) -> dict[str, Any]:
             checked = check_answer(store, Path(answer), audience="public", config=config)
             render_report(checked, console, config_name=config_name)
             results[name] = checked["metrics"]
-        from graphcite.evaluate import evaluate_set, render_eval
+        from graphcite.cli.render import render_eval
+        from graphcite.evaluate import evaluate_set
 
         for name, title, about in (("set", "tuning set", "the rules were tuned on it"),
                                    ("heldout", "held-out set", "written without seeing the rules")):

@@ -8,12 +8,17 @@ from typing import Any
 from rich.console import Console, RenderableType
 
 from graphcite.cli.common import STYLES, SYMBOLS, out
+from graphcite.models.findings import (
+    CONFIG_HASH_MEANING,
+    citation_notes,
+    finding_items,
+    finding_lines,
+    sentence,
+)
 
-__all__ = ["CONFIG_HASH_MEANING", "config_line", "finding_items", "finding_lines", "print_table", "render_rag",
-           "render_report", "sentence"]
-
-# notes a reviewer must see: an older revision was cited, what a quote changed, how it was normalised
-_SHOWN_NOTES = frozenset({"GC103", "GC108", "GC110"})
+# the wording of findings lives in graphcite.models.findings; re-exported for the CLI's callers
+__all__ = ["CONFIG_HASH_MEANING", "config_line", "finding_items", "finding_lines", "print_table", "render_eval",
+           "render_rag", "render_report", "sentence"]
 
 
 def print_table(table: RenderableType, console: Console | None = None) -> None:
@@ -35,11 +40,6 @@ def print_table(table: RenderableType, console: Console | None = None) -> None:
         console.print(table, crop=False)
     finally:
         console.width = before
-
-
-#: what a configuration hash is, in the words every report, evaluation and review page uses
-CONFIG_HASH_MEANING = ("one hash of every setting that can change a verdict: rules, thresholds, judge, domain, "
-                       "lexicon; reports with the same hash were decided alike")
 
 
 def config_line(report: dict[str, Any], config_name: str | None = None) -> str:
@@ -66,7 +66,7 @@ def render_report(report: dict[str, Any], console: Console, *, config_name: str 
     console.print(f"answer {report['answer_id']}" + (f" — {report['question']}" if report.get("question") else ""),
                   markup=False)
     console.print(config_line(report, config_name), markup=False)
-    from graphcite.claims.formats.passages import EVIDENCE_KIND, evidence_kind
+    from graphcite.claims.formats.passages import evidence_kind
 
     earlier = report.get("earlier")
     if earlier:
@@ -93,10 +93,8 @@ def render_report(report: dict[str, Any], console: Console, *, config_name: str 
             if cit.get("heading_path"):
                 where.append(" > ".join(cit["heading_path"]))
             state = "valid" if cit["valid"] else "INVALID"
-            if (cit.get("evidence_kind") or evidence_kind(cit.get("source"))) == EVIDENCE_KIND:
-                where.append("a passage that came with the answer")
-            if cit.get("located"):
-                where.append("evidence located by graphcite (the answer gave no span)")
+            where.extend(citation_notes({**cit, "evidence_kind": cit.get("evidence_kind")
+                                                          or evidence_kind(cit.get("source"))}))
             console.print(f"    [{cit['index'] + 1}] {cit['relation']} ({state}, score {cit['support_score']:.2f}) "
                           + " · ".join(where), markup=False)
             if cit.get("quote"):
@@ -143,7 +141,8 @@ def render_rag(result: Any, console: Console, *, config_name: str | None = None)
     if failing:
         console.print("\nclaims not supported by what they cite:", markup=False)
     for row in failing:
-        elsewhere = "; another passage of the sample supports it" if row["supported_elsewhere"] else ""
+        elsewhere = ("; another passage of the sample supports it"
+                     if row["supported_elsewhere"] and row["status"] != "conflict" else "")
         console.print(f"  {row['sample']} claim {row['claim']} ({row['status']}{elsewhere}): {row['text']}",
                       markup=False)
         for reason in row["reasons"]:
@@ -161,38 +160,42 @@ def render_rag(result: Any, console: Console, *, config_name: str | None = None)
                   markup=False)
 
 
-def finding_lines(findings: Sequence[dict[str, Any]]) -> list[str]:
-    """The findings of one citation as lines of the text report (see :func:`finding_items`); a note is
-    marked ``note``."""
-    return [(f"note {code} {rule}" if outcome == "note" else f"{code} {rule}") + (f": {text}" if text else "")
-            for outcome, code, rule, text in finding_items(findings)]
+def render_eval(result: dict[str, Any], console: Any, *, categories: bool = True) -> None:
+    """Print an evaluation: the runs side by side with what each metric counts, the vetoes by rule, then the
+    per-category false supports and misses; every table whole when piped (:func:`print_table`)."""
+    from rich.table import Table
 
+    from graphcite.evaluate import METRIC_MEANINGS
 
-def finding_items(findings: Sequence[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
-    """The findings of one citation as a reviewer reads them, in the text report and the review app
-    alike: ``(outcome, code, rule, text)``, one per rule (a rule that failed for two parts of a claim
-    says both in its one text), each detail written as a sentence; the notes a reviewer must see
-    (:data:`_SHOWN_NOTES`) after the failures."""
-    said: dict[tuple[str, str, str], list[str]] = {}
-    for finding in findings:
-        outcome = str(finding.get("outcome", "fail"))
-        if (outcome == "note" and finding["code"] not in _SHOWN_NOTES) or outcome not in {"fail", "note"}:
-            continue
-        details = said.setdefault((outcome, finding["code"], finding["rule"]), [])
-        detail = sentence(finding.get("detail") or "")
-        if detail and detail not in details:
-            details.append(detail)
-    ordered = sorted(said.items(), key=lambda item: item[0][0] == "note")  # failures first, each in report order
-    return [(outcome, code, rule, " ".join(details)) for (outcome, code, rule), details in ordered]
-
-
-def sentence(detail: str) -> str:
-    """A finding's detail as a sentence for people: a capital first letter and a full stop."""
-    text = detail.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    if text.endswith(")") and " (GC" in text:  # "... (GC201)": the code closes the sentence
-        body, code = text.rsplit(" (", 1)
-        return f"{body.rstrip('.')}. ({code}"
-    return text if text[-1] in ".!?" else text + "."
+    names = list(result["runs"])
+    table = Table("metric", *names, "what it counts", title=f"{result['set']}: {result['items']} items")
+    for key, meaning in METRIC_MEANINGS.items():
+        cells = []
+        for name in names:
+            value = result["runs"][name]["metrics"][key]
+            cells.append("n/a" if value is None else f"{value:.3f}")
+        table.add_row(key, *cells, meaning)
+    print_table(table, console)
+    hashed = [name for name in names if name.startswith("config ")]
+    if hashed:
+        console.print(f"{', '.join(hashed)}: the configuration given, named by its hash ({CONFIG_HASH_MEANING})",
+                      markup=False)
+    for name in names:
+        rows = result["runs"][name].get("by_rule")
+        if rows:
+            rules = Table("rule", "vetoed supported", "vetoed unsupported", "rate supp.", "rate unsupp.", "lift",
+                          title=f"{name}: vetoes by rule (lift = unsupported rate / supported rate)")
+            for row in rows:
+                rules.add_row(row["code"], str(row["on_supported"]), str(row["on_unsupported"]),
+                              f"{row['rate_supported']:.3f}", f"{row['rate_unsupported']:.3f}",
+                              "n/a" if row["lift"] is None else f"{row['lift']:.2f}")
+            print_table(rules, console)
+    if not categories:
+        return
+    first = result["runs"][names[0]]
+    cat = Table("category", "items", "false support", "recall", title=f"{names[0]} by category")
+    for name, m in first["by_category"].items():
+        fs = "n/a" if m["false_support_rate"] is None else f"{m['false_support_rate']:.2f}"
+        rec = "n/a" if m["support_recall"] is None else f"{m['support_recall']:.2f}"
+        cat.add_row(name, str(m["items"]), fs, rec)
+    print_table(cat, console)

@@ -35,6 +35,7 @@ from graphcite.graph.build import node_id
 from graphcite.graph.chain import claim_tree
 from graphcite.graph.independence import independence
 from graphcite.models import RELATION_DISPLAY, STATUS_DISPLAY, UNVERIFIED_DISPLAY
+from graphcite.models.findings import citation_notes, finding_items, findings_heading, sentence
 from graphcite.store import Store
 
 __all__ = ["CSP", "VERDICTS", "attach_quotes", "excerpt_html", "quote_pieces_html", "render_page", "transformed_quotes", "write_html"]
@@ -247,6 +248,8 @@ def _evidence_item(n: int, cit: dict[str, Any], limit: int = DEFAULT_MAX_QUOTE_C
                     f'aria-label="revision-pinned link: revision {_e(unit["revision"]["seq"])} of {_e(source["key"])}">'
                     f'revision-pinned link</a></p>')
         rows.append(_quote_block(cit, unit, limit))
+        if citation_notes(cit):
+            rows.append(f'<p class="meta">{_e(sentence("; ".join(citation_notes(cit))))}</p>')
         lineage = _lineage(source)
         if lineage:
             rows.append(f"<div><p>Lineage of this source:</p>{lineage}</div>")
@@ -261,15 +264,12 @@ def _evidence_item(n: int, cit: dict[str, Any], limit: int = DEFAULT_MAX_QUOTE_C
         rows.append('<p class="withheld">No evidence unit was found for this citation.</p>')
     if cit.get("superseded"):
         rows.append(f'<p class="warning"><span aria-hidden="true">⚠</span> Superseded evidence: {_e(cit["superseded"])}</p>')
-    # the text report's one wording of findings (a sentence each, one per rule); imported here, not at the
-    # top, because the CLI sits above export (requested: move it down to the models' display vocabulary)
-    from graphcite.cli.render import finding_items
-
     items = finding_items(cit.get("findings") or [])
     if items:
         listed = "".join(f"<li>{'Note: ' if outcome == 'note' else ''}<code>{_e(code)}</code> {_e(rule)}"
                          + (f": {_e(text)}" if text else "") + "</li>" for outcome, code, rule, text in items)
-        rows.append(f"<details><summary>Failed checks ({len(items)})</summary><ul>{listed}</ul></details>")
+        rows.append(f"<details><summary>{_e(findings_heading(items))}</summary>"
+                    f"<ul>{listed}</ul></details>")
     rows.append(f'<p><a href="#claim-{n}">Back to claim {n if shown is None else shown}</a></p>')
     return f'<li id="{anchor}">{head}{"".join(rows)}</li>'
 
@@ -351,25 +351,31 @@ def _claim_article(n: int, tree: dict[str, Any], result: dict[str, Any] | None,
 
 
 def transformed_quotes(store: Store, claim_ids: list[str], audience: str = "internal") -> dict[tuple[str, int], dict[str, Any]]:
-    """The pieces and transformations of every transformed quote in the claims' latest verifications.
+    """What the claims' latest verifications say of a citation that the evidence graph does not carry: the
+    pieces and transformations of a transformed quote, whether graphcite located the evidence (the answer
+    gave no span) and whether it is a passage that came with the answer.
 
     Keyed by (claim id, citation index); each value has the report's ``quote`` (as rendered from the store)
-    with its ``quote_pieces`` and ``quote_transformations``. One query.
+    with its ``quote_pieces`` and ``quote_transformations`` (empty when the quote was not transformed),
+    ``located`` and ``evidence_kind``. One query.
     """
     from graphcite.graph import latest_verifications
 
     out: dict[tuple[str, int], dict[str, Any]] = {}
     for claim_id, record in latest_verifications(store, claim_ids, audience=audience).items():
         for cit in record["report"].get("citations") or []:
-            if cit.get("quote_pieces"):
-                out[(claim_id, cit["index"])] = {"quote": cit.get("quote"), "quote_pieces": cit["quote_pieces"],
-                                                 "quote_transformations": cit.get("quote_transformations") or []}
+            kind = cit.get("evidence_kind")  # the report says it (claims.formats.passages.evidence_kind)
+            if cit.get("quote_pieces") or cit.get("located") or kind:
+                out[(claim_id, cit["index"])] = {"quote": cit.get("quote"), "quote_pieces": cit.get("quote_pieces") or [],
+                                                 "quote_transformations": cit.get("quote_transformations") or [],
+                                                 "located": bool(cit.get("located")), "evidence_kind": kind}
     return out
 
 
 def attach_quotes(G: nx.MultiDiGraph | None, tree: dict[str, Any],
                   quotes: dict[tuple[str, int], dict[str, Any]]) -> None:
-    """Give each citation of a claim tree its exact offsets (from ``G``) and, for a transformed quote, its pieces.
+    """Give each citation of a claim tree its exact offsets (from ``G``), ``located`` and ``evidence_kind``
+    (from ``quotes``) and, for a transformed quote, its pieces.
 
     Pieces are attached only where the tree shows the same quote (never for a restricted or scrubbed one).
     """
@@ -379,7 +385,10 @@ def attach_quotes(G: nx.MultiDiGraph | None, tree: dict[str, Any],
             cit.setdefault("start", data.get("start"))
             cit.setdefault("end", data.get("end"))
         found = quotes.get((tree["claim_id"], cit["index"]))
-        if found and not cit.get("restricted") and cit.get("quote") == found["quote"]:
+        if not found:
+            continue
+        cit["located"], cit["evidence_kind"] = found.get("located", False), found.get("evidence_kind")
+        if found["quote_pieces"] and not cit.get("restricted") and cit.get("quote") == found["quote"]:
             cit["quote_pieces"] = found["quote_pieces"]
             cit["quote_transformations"] = found["quote_transformations"]
 

@@ -35,6 +35,13 @@ from graphcite.export.html import attach_quotes, excerpt_html, quote_pieces_html
 from graphcite.export.output import DEFAULT_MAX_QUOTE_CHARS
 from graphcite.models import RELATION_DISPLAY as MODEL_RELATIONS
 from graphcite.models import RELATIONS, STATUS_DISPLAY, UNVERIFIED_DISPLAY
+from graphcite.models.findings import (
+    CONFIG_HASH_MEANING,
+    citation_notes,
+    finding_items,
+    findings_heading,
+    sentence,
+)
 from graphcite.serve.api import annotation_fields, record_annotation
 from graphcite.serve.errors import HTTPFailure
 from graphcite.serve.guard import PAGE_CSP
@@ -116,15 +123,34 @@ def max_quote_chars(request: Request) -> int:
     return limit if isinstance(limit, int) and limit > 0 else DEFAULT_MAX_QUOTE_CHARS
 
 
+def settled_label(review: dict[str, Any] | None) -> str | None:
+    """The relation reviewers settled on for a citation: its adjudication, else the one label every
+    reviewer gave; None while it is contested or unreviewed."""
+    if not review:
+        return None
+    labels = review.get("labels") or []
+    return review.get("adjudicated") or (labels[0] if labels and not review.get("contested") else None)
+
+
+def review_mark(tree: dict[str, Any]) -> str:
+    """What reviewers made of a claim's citations, for its line beside the machine's badge: contested,
+    settled on another relation than the machine's, reviewed, or "" (nobody judged it)."""
+    reviews = [(cit.get("review"), cit.get("relation")) for cit in tree.get("citations") or [] if cit.get("review")]
+    if any(review.get("contested") for review, _ in reviews):
+        return "contested by reviewers"
+    if any(settled_label(review) not in {None, relation} for review, relation in reviews):
+        return "reviewers differ from the machine"
+    return "reviewed" if reviews else ""
+
+
 def environment() -> Environment:
     """The Jinja2 environment of the review pages (autoescape on for every template)."""
     env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
-    from graphcite.cli.render import finding_items  # the text report's wording of findings
-
     env.globals.update(status_display=status_display, relation_display=relation_display, marked=marked,
                        quoted_pieces=quoted_pieces, clipped=clipped, relations=RELATIONS, quote=quote,
-                       finding_items=finding_items)
+                       finding_items=finding_items, findings_heading=findings_heading, citation_notes=citation_notes,
+                       sentence=sentence, review_mark=review_mark)
     return env
 
 
@@ -169,23 +195,34 @@ async def index(request: Request) -> Response:
     return RedirectResponse("/review/answers", status_code=307)
 
 
-def review_states(store: Any) -> dict[str, dict[str, int]]:
-    """Per answer revision: how many of its citations reviewers judged, and how many are contested."""
+def review_states(store: Any, audience: str = "internal") -> dict[str, dict[str, int]]:
+    """Per answer revision: how many of its citations reviewers judged, how many of those they contest,
+    and how many they settled on a relation other than the machine's (an agreed label or an
+    adjudication that differs from the relation of the claim's latest verification for ``audience``)."""
     from graphcite.evaluate import annotations
+    from graphcite.graph import latest_verifications
 
+    items = annotations(store)
+    records = latest_verifications(store, sorted({item["claim_id"] for item in items}), record=False,
+                                   audience=audience)
     out: dict[str, dict[str, int]] = {}
-    for item in annotations(store):
+    for item in items:
         answer_rev = item["judgements"][0].get("claim_revision") if item["judgements"] else None
         if not answer_rev:
             continue
-        state = out.setdefault(answer_rev, {"reviewed": 0, "contested": 0})
+        state = out.setdefault(answer_rev, {"reviewed": 0, "contested": 0, "differs": 0})
         state["reviewed"] += 1
         state["contested"] += 1 if item["contested"] else 0
+        settled = settled_label(item)
+        report = (records.get(item["claim_id"]) or {}).get("report") or {}
+        machine = next((c.get("relation") for c in report.get("citations") or [] if c.get("index") == item["citation"]),
+                       None)
+        state["differs"] += 1 if settled and machine and settled != machine else 0
     return out
 
 
 def _answers_and_reviews(store: Any, audience: str) -> tuple[list[dict[str, Any]], dict[str, dict[str, int]]]:
-    return answers_with_faithfulness(store, audience), review_states(store)
+    return answers_with_faithfulness(store, audience), review_states(store, audience)
 
 
 def _failing(row: dict[str, Any]) -> bool:
@@ -208,7 +245,8 @@ async def answers_page(request: Request) -> Response:
 def answer_page_view(store: Any, ref: str, audience: str) -> dict[str, Any]:
     """The answer page's view: :func:`graphcite.serve.views.answer_view` plus the answer's sentences that
     assert nothing (``not_claims``: shown, never counted) and the configuration hashes that decided its
-    latest verdicts (``config_hashes``; two when claims were last checked under different settings)."""
+    latest verdicts (``config_hashes``; two when claims were last checked under different settings) and how
+    many citations reviewers settled on another relation than the machine's (``reviews_differ``)."""
     from graphcite.audience import audience_view
     from graphcite.claims.answers import get_answer
     from graphcite.graph import latest_verifications
@@ -220,12 +258,12 @@ def answer_page_view(store: Any, ref: str, audience: str) -> dict[str, Any]:
         not_claims = [seen.redactor.scrub(text) for text in not_claims]
     records = latest_verifications(store, [c["claim_id"] for c in view["claims"]], record=False, audience=audience)
     hashes = sorted({r["config_hash"] for r in records.values() if r.get("config_hash")})
-    return {**view, "not_claims": not_claims, "config_hashes": hashes}
+    differs = sum(1 for claim in view["claims"] for cit in claim["citations"]
+                  if settled_label(cit.get("review")) not in {None, cit.get("relation")})
+    return {**view, "not_claims": not_claims, "config_hashes": hashes, "reviews_differ": differs}
 
 
 async def answer_page(request: Request) -> Response:
-    from graphcite.cli.render import CONFIG_HASH_MEANING  # the words the text report uses
-
     audience = audience_of(request)
     view = await service_of(request).read(answer_page_view, request.path_params["ref"], audience)
     recorded = request.query_params.get("recorded")

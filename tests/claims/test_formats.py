@@ -770,3 +770,16 @@ def test_random_marker_text_gives_an_answer_or_a_format_error(text: str) -> None
     for claim in answer.claims:
         assert claim.text.strip() == claim.text
         assert "[1]" not in claim.text
+
+
+def test_a_json_lines_data_set_given_as_one_answer_points_to_eval_rag(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    path.write_text('{"question": "q", "answer": "a", "contexts": []}\n{"question": "r", "answer": "b"}\n',
+                    encoding="utf-8")
+    with pytest.raises(AnswerFormatError) as info:
+        load_answer(path)
+    assert info.value.code == "E206" and info.value.where == "line 2 column 1"
+    assert "graphcite eval-rag" in info.value.fix
+    with pytest.raises(AnswerFormatError) as other:  # other stray text keeps the usual fix
+        load_answer_text('{"a": 1} x')
+    assert "eval-rag" not in other.value.fix

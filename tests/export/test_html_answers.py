@@ -186,3 +186,19 @@ def test_failed_checks_read_as_sentences(tree: Any) -> None:
         code, _, detail = item.partition(": ")
         assert code.startswith(("GC", "Note: GC")) and (detail[:1].isupper() or detail[:1].isdigit()), item
         assert detail.endswith("."), item
+
+
+def test_located_evidence_and_the_findings_heading_say_so(tree: Any) -> None:
+    long_claim = next(s for s in tree.xpath("//main/section[@class='answer']")
+                      if s.xpath("./h2")[0].text_content() == "Answer long-claim")
+    notes = [p.text_content() for p in long_claim.xpath(".//p[@class='meta']")]
+    assert "Evidence located by graphcite (the answer gave no span)." in notes  # it named a source, no span
+    clean = next(s for s in tree.xpath("//main/section[@class='answer']")
+                 if s.xpath("./h2")[0].text_content() == "Answer demo-clean")
+    assert not any("located by graphcite" in p.text_content() for p in clean.xpath(".//p[@class='meta']"))
+    headings = [s.text_content() for s in tree.xpath("//details/summary")]
+    assert headings
+    for heading, details in zip(headings, tree.xpath("//details"), strict=True):
+        assert re.fullmatch(r"\d+ failed checks?( and \d+ notes?)?|\d+ notes?", heading), heading
+        failed = [li for li in details.xpath("./ul/li") if not li.text_content().startswith("Note: ")]
+        assert heading.startswith(f"{len(failed)} failed") or (not failed and "failed" not in heading)

@@ -4,6 +4,7 @@ findings as sentences; the judgements list shows each claim whole."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import lxml.html
@@ -71,3 +72,56 @@ def test_the_judgements_list_shows_a_long_claim_whole(client: Any, tokens: dict[
     assert page.status_code == 200
     shown = [a.text_content() for a in lxml.html.document_fromstring(page.text).xpath("//th[@scope='row']/a")]
     assert report["claims"][0]["text"] in shown and len(report["claims"][0]["text"]) > 140
+
+
+def test_located_evidence_and_a_passage_of_the_answer_say_so(client: Any) -> None:
+    from graphcite.claims.formats import load_answer
+    from graphcite.rag import store_passages
+
+    located = _checked(client, "The relay parks an event for 72 hours after the fifth failed attempt [1].\n\n"
+                               "Passages:\n[1] decisions/dr-017-webhook-retries.md\n")
+    with client.app.app.state.service.writer() as store:
+        passage = check_answer(store, store_passages(store, load_answer({
+            "question": "q", "answer": "Delivery logs are kept for 2 weeks.",
+            "contexts": ["Delivery logs are kept for 2 weeks and then deleted."]})))
+    for report, said in ((located, "Evidence located by graphcite (the answer gave no span)."),
+                         (passage, "A passage that came with the answer; evidence located by graphcite (the answer "
+                                   "gave no span).")):
+        claim_id = report["claims"][0]["claim_id"]
+        for path in (f"/review/answers/{report['answer_rev']}", f"/review/claims/{claim_id}"):
+            page = client.get(path)
+            assert page.status_code == 200, page.text[:300]
+            metas = [p.text_content() for p in lxml.html.document_fromstring(page.text).xpath("//p[@class='meta']")]
+            assert said in metas, (path, metas)
+
+
+def test_the_findings_heading_counts_failures_and_notes_and_parts_show_on_the_chain_page(client: Any) -> None:
+    report = _checked(client, "The relay makes at most five delivery attempts and keeps delivery logs for 90 days [1]."
+                              "\n\nPassages:\n[1] decisions/dr-017-webhook-retries.md\n")
+    tree = lxml.html.document_fromstring(client.get(f"/review/answers/{report['answer_rev']}").text)
+    summaries = [s.text_content() for s in tree.xpath("//details[@class='findings']/summary")]
+    assert summaries and all(re.fullmatch(r"\d+ failed checks?( and \d+ notes?)?|\d+ notes?", s) for s in summaries)
+    claim = report["claims"][0]
+    assert len(claim["parts"]) > 1
+    chain = lxml.html.document_fromstring(client.get(f"/review/claims/{claim['claim_id']}").text)
+    listed = [li.text_content() for li in chain.xpath("//p[.='Atomic parts:']/following-sibling::ul[1]/li")]
+    assert len(listed) == len(claim["parts"])
+    for item, part in zip(listed, claim["parts"], strict=True):
+        assert part["text"] in item and part["status"] in item
+
+
+def test_what_reviewers_settled_and_the_mark_beside_the_machines_badge() -> None:
+    from graphcite.serve.review import review_mark, settled_label
+
+    agreed = {"labels": ["supports"], "contested": False, "adjudicated": None}
+    split = {"labels": ["contradicts", "supports"], "contested": True, "adjudicated": None}
+    ruled = {"labels": ["contradicts", "supports"], "contested": False, "adjudicated": "contradicts"}
+    assert [settled_label(r) for r in (None, agreed, split, ruled)] == [None, "supports", None, "contradicts"]
+
+    def claim(*citations: tuple[str, dict | None]) -> dict:
+        return {"citations": [{"relation": relation, "review": review} for relation, review in citations]}
+
+    assert review_mark(claim(("supports", None))) == ""
+    assert review_mark(claim(("supports", agreed))) == "reviewed"
+    assert review_mark(claim(("supports", None), ("supports", ruled))) == "reviewers differ from the machine"
+    assert review_mark(claim(("supports", ruled), ("mentions", split))) == "contested by reviewers"

@@ -102,3 +102,37 @@ def test_pages_fit_the_window_in_chromium(chromium: str, live: LiveServer, live_
     svg = httpx.get(f"{live.url}/review/claims/{claim_id}/chain.svg", timeout=30).text
     quote = next(c["quote"] for c in traps["claims"][3]["citations"] if c.get("quote"))
     assert f">“{quote.split()[0]} " in svg  # the unit's node opens with the cited span, not the unit's start
+
+
+def test_a_judgement_that_differs_from_the_machine_shows_beside_its_badge(live: LiveServer) -> None:
+    body = {"answer_id": "review-differs", "claims": [{"text": "Webhook delivery logs are retained for 14 days.",
+                                                        "citations": [{"source": "decisions/dr-017-webhook-retries.md"}]}]}
+    report = httpx.post(f"{live.url}/v1/check", json=body, timeout=60).json()
+    answer_path, claim = f"/review/answers/{report['answer_rev']}", report["claims"][0]
+    machine = claim["citations"][0]["relation"]
+    other = "contradicts" if machine != "contradicts" else "supports"
+
+    def marks(client: httpx.Client) -> tuple[str, str, str]:
+        row = next(r for r in lxml.html.fromstring(client.get("/review/answers").text).xpath("//tbody/tr")
+                   if report["answer_rev"] in r.text_content())
+        page = lxml.html.fromstring(client.get(answer_path).text)
+        index = page.xpath('//nav[@aria-label="Claims of this answer"]//li')[0].text_content()
+        metrics = page.get_element_by_id("metrics-title").getparent().text_content()
+        return " ".join(row.text_content().split()), " ".join(index.split()), " ".join(metrics.split())
+
+    with httpx.Client(base_url=live.url, timeout=30) as one, httpx.Client(base_url=live.url, timeout=30) as two:
+        _sign_in(one, live.tokens["r4"], answer_path)
+        fields = _form_fields(one.get(answer_path).text, claim["claim_id"], 0)
+        assert one.post("/review/annotations", data={**fields, "label": other, "rationale": "I read it otherwise"}
+                        ).status_code == 303
+        row, index, metrics = marks(one)
+        assert "reviewers differ from the machine: 1" in row and "contested" not in row
+        assert "reviewers differ from the machine" in index and claim["status"] in index  # the machine's badge stays
+        assert "1 where reviewers differ from the machine" in metrics
+        _sign_in(two, live.tokens["r5"], answer_path)
+        fields = _form_fields(two.get(answer_path).text, claim["claim_id"], 0)
+        assert two.post("/review/annotations", data={**fields, "label": machine, "rationale": "the machine is right"}
+                        ).status_code == 303
+        row, index, metrics = marks(two)
+        assert "contested: 1" in row and "differ from the machine" not in row  # contested settles nothing
+        assert "contested by reviewers" in index and "differ from the machine" not in metrics

@@ -24,6 +24,7 @@ from graphcite.models import CitationRef, InputAnswer, InputClaim, Passage
 __all__ = [
     "CITATION_FIELDS",
     "DEFAULT_LIMITS",
+    "JSON_LINES_FIX",
     "MAX_OFFSET",
     "NO_LIMITS",
     "SPACY_MAX_LENGTH",
@@ -157,6 +158,11 @@ def read_answer_file(path: Path, limits: AnswerLimits = DEFAULT_LIMITS) -> str:
                          fix="save the answer as UTF-8") from None
 
 
+#: what to do with a file of several answers, one JSON object a line, where one answer is read
+JSON_LINES_FIX = ("this is JSON Lines, one object a line: give one answer per file, or check a data set of samples "
+                  "with `graphcite eval-rag FILE`")
+
+
 def parse_json(text: str | bytes, where: str = "$") -> Any:
     """``json.loads`` that never raises anything but an AnswerFormatError (E206, E207).
 
@@ -167,7 +173,8 @@ def parse_json(text: str | bytes, where: str = "$") -> Any:
         return json.loads(text, parse_int=parse_int)
     except json.JSONDecodeError as exc:
         at = f"line {exc.lineno} column {exc.colno}" if where == "$" else f"{where} column {exc.colno}"
-        raise make_error("E206", where=at, detail=exc.msg) from None
+        lines = exc.msg == "Extra data" and exc.colno == 1 and exc.lineno > 1  # a second object opens a line
+        raise make_error("E206", where=at, detail=exc.msg, fix=JSON_LINES_FIX if lines else None) from None
     except RecursionError:
         raise make_error("E207", where=where) from None
     except (ValueError, UnicodeDecodeError) as exc:

@@ -18,6 +18,7 @@ from typing import Any
 from graphcite.claims.formats.common import check_text, json_type, string
 from graphcite.errors import AnswerFormatError
 from graphcite.models import CitationRef, Passage
+from graphcite.models.findings import ANSWER_PASSAGE
 
 __all__ = [
     "EVIDENCE_KIND",
@@ -33,7 +34,7 @@ __all__ = [
 
 PASSAGE_PREFIX = "passages/"  # the source keys of passages stored from answers
 PASSAGE_FIELDS = ("key", "text", "name", "url", "title", "start_index")
-EVIDENCE_KIND = "answer-passage"  # what a report citation of a passage that came with its answer says it rests on
+EVIDENCE_KIND = ANSWER_PASSAGE  # what a report citation of a passage that came with its answer says it rests on
 
 
 def evidence_kind(source_key: str | None) -> str | None:
