@@ -40,12 +40,14 @@ __all__ = [
     "INTERNAL",
     "ORIGIN_RULE",
     "PUBLIC",
+    "UNATTRIBUTED",
     "WITHHELD_RATIONALE",
     "WITHHELD_REASON",
     "WITHHELD_TEXT",
     "AudienceView",
     "Redactor",
     "RestrictedSet",
+    "asked_publicly",
     "audience_view",
     "check_audience",
     "is_restricted_citation",
@@ -62,6 +64,9 @@ __all__ = [
 PUBLIC = "public"
 INTERNAL = "internal"
 AUDIENCES = (PUBLIC, INTERNAL)
+#: A record written before records carried their audience (schema < 4) that cannot be told apart: it is
+#: no audience's verdict (never the public's, and never the internal audience's latest).
+UNATTRIBUTED = "unattributed"
 
 WITHHELD_TEXT = "[claim text withheld for the public audience]"
 WITHHELD_RATIONALE = "[rationale withheld with the claim's text]"
@@ -84,9 +89,13 @@ def verdict_may_use_restricted(audience: str) -> bool:
 
 
 def record_audience(record: Mapping[str, Any]) -> str:
-    """The audience a verification record (a row or its report) was made for; internal when unsaid."""
+    """The audience a verification record (a row or its report) was made for; internal when unsaid.
+
+    A stored record an upgrade could not attribute says :data:`UNATTRIBUTED`, and stays so: it speaks
+    for no audience. Any other value (a report in memory without the field) is the internal audience's.
+    """
     audience = record.get("audience")
-    return audience if audience in AUDIENCES else INTERNAL
+    return audience if audience in AUDIENCES or audience == UNATTRIBUTED else INTERNAL
 
 
 # ----------------------------------------------------------------------------------------------
@@ -111,21 +120,62 @@ def restricted_keys(store: Store) -> frozenset[str]:
     """The keys of the store's restricted sources (one query): enough to filter rows that carry a key."""
     from graphcite.store.queries import graph as q
 
-    return frozenset(r["key"] for r in q.restricted_sources(store))
+    return _once(store, "restricted keys", lambda: frozenset(r["key"] for r in q.restricted_sources(store)))
 
 
 def restricted_set(store: Store) -> RestrictedSet:
-    """The store's restricted sources, revisions and units, in three queries (empty stores: one)."""
+    """The store's restricted sources, revisions and units, in three queries (empty stores: one).
+
+    Inside a batch's or the service's evidence memo (whose store does not change while it is held) the
+    set is read once, so a public request does not pay for the size of the restricted content each time.
+    """
     from graphcite.store.queries import graph as q
 
-    found = RestrictedSet()
-    keys = q.restricted_sources(store)
-    if not keys:
+    def read() -> RestrictedSet:
+        found = RestrictedSet()
+        keys = q.restricted_sources(store)
+        if not keys:
+            return found
+        found.keys = {r["key"]: r["title"] for r in keys}
+        found.revisions = {r["revision_id"]: r["title"] for r in q.restricted_revisions(store)}
+        found.units = q.restricted_unit_ids(store)
         return found
-    found.keys = {r["key"]: r["title"] for r in keys}
-    found.revisions = {r["revision_id"]: r["title"] for r in q.restricted_revisions(store)}
-    found.units = q.restricted_unit_ids(store)
-    return found
+
+    return _once(store, "restricted set", read)
+
+
+def _once(store: Store, kind: str, read: Any) -> Any:
+    """``read()``, kept in the store's evidence memo when one is held (callers never change the result)."""
+    from graphcite.store.queries.verify_memo import memo_of
+
+    memo = memo_of(store)
+    return memo.once(kind, read) if memo is not None else read()
+
+
+def asked_publicly(store: Store, claims: Iterable[tuple[str, str]]) -> set[str]:
+    """Of ``(answer_rev, claim_id)`` pairs, the answer revisions whose words are the public's own.
+
+    An answer a public check stored (its first verification record was made for the public audience,
+    as a check stores its answer and records in one transaction) holds what a public asker wrote: like
+    a question, its claims are never withheld, or storing answers with different figures and seeing
+    which is withheld would be a value oracle. Two small reads per answer revision, whatever the
+    restricted content holds.
+    """
+    from graphcite.store.queries.check import claim_history
+
+    first_claim: dict[str, str] = {}
+    for rev, claim_id in claims:
+        first_claim.setdefault(rev, claim_id)
+    out = set()
+    for rev, claim_id in first_claim.items():
+        public = claim_history(store, claim_id, PUBLIC)
+        if not public:
+            continue
+        earlier = [r["verified_at"] for audience in (INTERNAL, UNATTRIBUTED)
+                   for r in claim_history(store, claim_id, audience)[:1]]
+        if all(public[0]["verified_at"] < other for other in earlier):
+            out.add(rev)
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -148,25 +198,56 @@ def _names_pattern(keys: Sequence[str], titles: Sequence[str]) -> re.Pattern[str
     return re.compile("|".join(alternatives)) if alternatives else None
 
 
+class _Placeholders:
+    """Placeholder names of one kind, numbered in the order an output first names them.
+
+    The number depends only on where the output names the thing (public structure), never on the
+    restricted keys themselves: not on how many there are, nor on how they sort.
+    """
+
+    __slots__ = ("names", "prefix", "restricted")
+
+    def __init__(self, prefix: str, restricted: Iterable[str]) -> None:
+        self.prefix = prefix
+        self.restricted = frozenset(restricted)
+        self.names: dict[str, str] = {}
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.restricted
+
+    def __bool__(self) -> bool:
+        return bool(self.restricted)
+
+    def name(self, value: str) -> str:
+        """The placeholder of a restricted ``value`` (the next number on first sight); others unchanged."""
+        if value not in self.restricted:
+            return value
+        found = self.names.get(value)
+        if found is None:
+            found = self.names[value] = f"{self.prefix}-{len(self.names) + 1}"
+        return found
+
+
 class Redactor:
     """Placeholders for restricted sources, revisions and units (public audience); identity otherwise.
 
-    Placeholders are numbered in sorted order of the store's restricted ids, so the same store gives
-    the same names; :meth:`scrub` replaces any restricted key, title, revision or unit id inside a
-    free-text string.
+    ``restricted-source-N`` is the N-th restricted source *this output* names, in the order it names
+    them (and likewise for revisions and units): within one output the same name is the same source,
+    and nothing about the store's restricted keys (how many, how they sort) can be read from a number.
+    One redactor serves one output; :meth:`scrub` replaces any restricted key, title, revision or unit
+    id inside a free-text string.
     """
 
     def __init__(self, restricted_keys: Iterable[str] = (), restricted_revisions: Iterable[str] = (),
                  restricted_units: Iterable[str] = (), titles: Iterable[str | None] = ()) -> None:
-        self.keys = {k: f"restricted-source-{i}" for i, k in enumerate(sorted(set(restricted_keys)), 1)}
-        self.revisions = {r: f"restricted-revision-{i}" for i, r in enumerate(sorted(set(restricted_revisions)), 1)}
-        self.units = {u: f"restricted-unit-{i}" for i, u in enumerate(sorted(set(restricted_units)), 1)}
+        self.keys = _Placeholders("restricted-source", restricted_keys)
+        self.revisions = _Placeholders("restricted-revision", restricted_revisions)
+        self.units = _Placeholders("restricted-unit", restricted_units)
         self.titles = sorted({t for t in titles if t and len(t) > 3}, key=len, reverse=True)
-        names = {**{k: v for k, v in self.keys.items() if not _HEX_ID.fullmatch(k)},
-                 **{t: "[restricted]" for t in self.titles}}
-        self._names = names
-        self._ids = {**self.revisions, **self.units, **{k: v for k, v in self.keys.items() if _HEX_ID.fullmatch(k)}}
-        self._pattern = _names_pattern([k for k in self.keys if k in names], self.titles)
+        self._named_keys = [k for k in self.keys.restricted if not _HEX_ID.fullmatch(k)]
+        self._hex_keys = frozenset(k for k in self.keys.restricted if _HEX_ID.fullmatch(k))
+        self._title_set = frozenset(self.titles)
+        self._pattern = _names_pattern(self._named_keys, self.titles)
 
     @classmethod
     def from_set(cls, restricted: RestrictedSet) -> Redactor:
@@ -178,26 +259,41 @@ class Redactor:
         return bool(self.keys or self.revisions or self.units)
 
     def key(self, key: str | None) -> str | None:
-        return self.keys.get(key, key) if key else key
+        return self.keys.name(key) if key else key
 
     def revision(self, revision: str | None) -> str | None:
-        return self.revisions.get(revision, revision) if revision else revision
+        return self.revisions.name(revision) if revision else revision
 
     def unit(self, unit_id: str | None) -> str | None:
-        return self.units.get(unit_id, unit_id) if unit_id else unit_id
+        return self.units.name(unit_id) if unit_id else unit_id
 
     def is_restricted(self, *, key: str | None = None, revision: str | None = None, unit: str | None = None) -> bool:
         return bool((key and key in self.keys) or (revision and revision in self.revisions)
                     or (unit and unit in self.units))
+
+    def _name(self, match: re.Match[str]) -> str:
+        found = match.group(0)
+        if found in self.keys and found not in self._title_set:
+            return self.keys.name(found)
+        return "[restricted]"
+
+    def _id(self, match: re.Match[str]) -> str:
+        found = match.group(0)
+        if found in self.revisions:
+            return self.revisions.name(found)
+        if found in self.units:
+            return self.units.name(found)
+        if found in self._hex_keys:
+            return self.keys.name(found)
+        return found
 
     def scrub(self, text: Any) -> Any:
         """Replace restricted identifiers and titles inside a string; other values unchanged."""
         if not isinstance(text, str) or not self.active:
             return text
         if self._pattern is not None:
-            text = self._pattern.sub(lambda m: self._names[m.group(0)], text)
-        if self._ids:
-            text = _HEX_ID.sub(lambda m: self._ids.get(m.group(0), m.group(0)), text)
+            text = self._pattern.sub(self._name, text)
+        text = _HEX_ID.sub(self._id, text)
         return text
 
     def scrub_json(self, value: Any) -> Any:
@@ -251,8 +347,11 @@ class AudienceView:
         return self.sees_unit(row.get("unit_id"), row.get("source") or row.get("source_key"))
 
     def sees_record(self, record: Mapping[str, Any]) -> bool:
-        """Whether a verification record (row or report) speaks for this audience: only its own."""
-        return record_audience(record) == self.audience
+        """Whether a verification record (row or report) is shown to this audience: its own records, and
+        for the internal audience (who holds every record anyway) the unattributed ones too. Which record
+        is an audience's *latest* verdict is the store's query (its own records only)."""
+        made_for = record_audience(record)
+        return made_for == self.audience or (made_for == UNATTRIBUTED and not self.public)
 
     def claim_text(self, text: str, withheld: str | None) -> str:
         """A stored claim's text as the audience may read it: withheld for the public when it launders."""

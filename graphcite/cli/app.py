@@ -481,9 +481,9 @@ def annotations_cmd(db: DbOption = None, contested: Annotated[bool, typer.Option
     if as_json:
         _print_json(rows)
         return
-    table = Table("claim", "cit", "labels", "contested", "adjudicated", "reviewers")
+    table = Table("claim", "citation", "labels", "contested", "adjudicated", "reviewers")
     for r in rows:
-        table.add_row(r["claim_id"], str(r["citation"]), ", ".join(r["labels"]), "yes" if r["contested"] else "no",
+        table.add_row(r["claim_id"], f"[{r['citation'] + 1}]", ", ".join(r["labels"]), "yes" if r["contested"] else "no",
                       r["adjudicated"] or "", ", ".join(j["reviewer"] for j in r["judgements"]))
     print_table(table)
 
@@ -498,7 +498,8 @@ def eval_cmd(labelled_set: Annotated[str, typer.Argument(help="labelled set (JSO
              as_json: JsonOption = False) -> None:
     """Run the verifier over a labelled set: false-support, recall, precision, confusion matrix, by category."""
     from graphcite.cli.batch import sample_progress
-    from graphcite.evaluate import evaluate_set, render_eval
+    from graphcite.cli.render import render_eval
+    from graphcite.evaluate import evaluate_set
 
     check_input_file(labelled_set, "LABELLED_SET")
     cfg = _config(config, judge, None, None, None)

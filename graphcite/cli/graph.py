@@ -27,6 +27,7 @@ from graphcite.cli.common import (
     print_json,
 )
 from graphcite.cli.render import print_table
+from graphcite.models.findings import finding_lines
 
 __all__ = ["POINT_READ_THREADS", "finding_lines", "independence_summary", "register", "render_chain", "whole_id"]
 
@@ -119,22 +120,6 @@ def _add_unit(node: Tree, unit: dict[str, Any], quote: str | None = None) -> Non
     node.add(Text(f"revision {revision['seq']} ({revision['revision_id']}, {revision['status']}{effective}, {state})"))
     source_node = node.add(_source_label(revision["source"]))
     _add_lineage(source_node, revision["source"])
-
-
-def finding_lines(findings: list[dict[str, Any]]) -> list[str]:
-    """One line per rule of a citation (a rule that failed twice, for two parts, says both in one line),
-    each detail written as a sentence."""
-    from graphcite.cli.render import sentence
-
-    details: dict[tuple[str, str], list[str]] = {}
-    for finding in findings:
-        if finding.get("outcome", "fail") != "fail":
-            continue
-        said = details.setdefault((finding["code"], finding["rule"]), [])
-        detail = sentence(finding.get("detail") or "")
-        if detail and detail not in said:
-            said.append(detail)
-    return [f"{code} {rule}: {' '.join(said)}".rstrip() for (code, rule), said in details.items()]
 
 
 def render_chain(tree: dict[str, Any], *, graph_notes: bool = True) -> Tree:

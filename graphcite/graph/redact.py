@@ -26,6 +26,7 @@ from graphcite.audience import (
     WITHHELD_REASON,
     WITHHELD_TEXT,
     Redactor,
+    asked_publicly,
     is_restricted_citation,
     scrub_report,
     withheld_report,
@@ -33,9 +34,8 @@ from graphcite.audience import (
 from graphcite.graph.fetch import Fetched
 from graphcite.store import Store
 
-__all__ = ["WITHHELD_REASON", "WITHHELD_TEXT", "Redactor", "redactor_for", "scrub_answer", "scrub_report",
-           "withheld_claims", "withheld_report"]
-
+__all__ = ["WITHHELD_REASON", "WITHHELD_TEXT", "Redactor", "number_in_public_order", "redactor_for", "scrub_answer",
+           "scrub_report", "withheld_claims", "withheld_report"]
 
 
 def redactor_for(got: Fetched, audience: str) -> Redactor:
@@ -44,7 +44,42 @@ def redactor_for(got: Fetched, audience: str) -> Redactor:
         return Redactor()
     if got.restricted is None:
         raise ValueError("fetch(..., audience='public') reads the restricted sources the redactor needs")
-    return Redactor.from_set(got.restricted)
+    return number_in_public_order(got, Redactor.from_set(got.restricted))
+
+
+def number_in_public_order(got: Fetched, red: Redactor) -> Redactor:
+    """Give restricted things their placeholder numbers in an order only public structure decides.
+
+    Placeholders are numbered as an output first names them; the graph's own dicts may be in key
+    order, so the claims (in answer order, citations by index), their contradicting units, the
+    lineage links and then each source's revisions (by sequence) are named first.
+    """
+    for claim in got.claims:
+        verdict = got.verdicts.get(claim["claim_id"])
+        report = verdict["report"] if verdict else {}
+        citations = report.get("citations") if verdict else None
+        if citations is None:
+            citations = [{"source": c["source_key"], "revision": c["revision"], "unit_id": c["chunk_id"]}
+                         for c in got.given_citations.get(claim["claim_id"], [])]
+        for cit in citations:
+            unit_id = cit.get("unit_id")
+            red.key(cit.get("source") or (got.units[unit_id]["source_key"] if unit_id in got.units else None))
+            red.revision(cit.get("revision"))
+            red.unit(unit_id)
+        for item in report.get("contradicting_evidence", []):
+            row = got.units.get(item.get("unit_id"))
+            red.key(row["source_key"] if row else item.get("source"))
+            red.unit(item.get("unit_id"))
+    for link in got.links:
+        red.key(link["from_key"])
+        red.key(link["to_key"])
+    for key in got.sources:
+        red.key(key)
+    named = {key: i for i, key in enumerate(red.keys.names)}
+    for rev_id, _ in sorted(got.revisions.items(), key=lambda item: (named.get(item[1]["source_key"], len(named)),
+                                                                      item[1]["seq"])):
+        red.revision(rev_id)
+    return red
 
 
 # ----------------------------------------------------------------------------------------------
@@ -71,7 +106,8 @@ def withheld_claims(store: Store, got: Fetched, red: Redactor) -> dict[str, str]
 
     A claim is withheld when :func:`graphcite.verify.origin.restricted_origins` finds a restricted
     unit holding its decisive values or terms, counting only the public units it cites, or when
-    its latest report already carries a ``restricted-origin`` finding.
+    its latest report already carries a ``restricted-origin`` finding. Claims of an answer a public
+    check stored are the asker's words and never withheld (:func:`graphcite.audience.asked_publicly`).
     """
     if not red.active or not got.claims:
         return {}
@@ -80,8 +116,11 @@ def withheld_claims(store: Store, got: Fetched, red: Redactor) -> dict[str, str]
 
     out: dict[str, str] = {}
     queries = []
+    own_words = asked_publicly(store, ((c["answer_rev"], c["claim_id"]) for c in got.claims))
     for claim in got.claims:
         claim_id = claim["claim_id"]
+        if claim["answer_rev"] in own_words:  # a public asker's own words: never withheld (no oracle)
+            continue
         report = (got.verdicts.get(claim_id) or {}).get("report") or {}
         if _has_origin_finding(report):
             out[claim_id] = WITHHELD_REASON

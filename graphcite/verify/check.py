@@ -15,7 +15,10 @@ from typing import IO, Any
 
 from graphcite.audience import (
     AUDIENCES,
+    INTERNAL,
+    UNATTRIBUTED,
     WITHHELD_REASON,
+    asked_publicly,
     audience_view,
     check_audience,
     record_audience,
@@ -94,8 +97,9 @@ def verify_answer(store: Store, answer: InputAnswer, *, config: VerifierConfig |
     _check_audience(audience)
     report = (verifier or verify_claims)(store, answer, parts_for(answer, model=model), config or VerifierConfig(),
                                          audience=audience)
-    if audience == "public" and answer_stored(store, answer_rev_for(answer)):
-        return stored_report_for_public(store, report)
+    rev = answer_rev_for(answer)
+    if audience == "public" and answer_stored(store, rev):
+        return stored_report_for_public(store, report, rev)
     return report
 
 
@@ -140,6 +144,7 @@ def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAns
         prepared = prepare_check(store, loaded, config=config, audience=audience, model=model)
         store_answer_rows(store, [prepared])
         summary = RecordSummary.load(store, prepared.rev)
+        record = record and not _first_public_record_of_a_stored_answer(prepared, summary, audience)
         rows = finish_check(prepared, summary, config, utcnow())
         if record:
             store.bulk_insert("verification", rows)
@@ -147,6 +152,16 @@ def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAns
     if isinstance(loaded, tuple) and audience == "public":
         return stored_report_for_public(store, prepared.report)
     return prepared.report
+
+
+def _first_public_record_of_a_stored_answer(prepared: PreparedCheck, summary: RecordSummary, audience: str) -> bool:
+    """Whether this public check would be the first record of an answer it did not store (``add-answer``).
+
+    The first record of an answer tells whose words it holds (:func:`graphcite.audience.asked_publicly`):
+    a public one means a public check stored it. An answer stored without a check is the store holder's
+    words, so a public check of it is not recorded until some internal check has been.
+    """
+    return audience == "public" and prepared.answer_rows is None and summary.records == 0
 
 
 def scratch_check(store: Store, answer: str | Path | Mapping[str, Any] | InputAnswer, *,
@@ -167,13 +182,14 @@ def scratch_check(store: Store, answer: str | Path | Mapping[str, Any] | InputAn
     return prepared.report
 
 
-def stored_report_for_public(store: Store, report: dict[str, Any]) -> dict[str, Any]:
+def stored_report_for_public(store: Store, report: dict[str, Any], rev: str | None = None) -> dict[str, Any]:
     """A public check's report of a *stored* answer, as ``chain --audience public`` shows the same claims.
 
     The verdicts are already public ones (restricted sources do not exist for them); what the store
     adds is text the caller did not give: a stored claim that launders a restricted figure has its text
     withheld, and a restricted key, title or id named in a stored claim, question or citation becomes
-    its placeholder.
+    its placeholder. An answer a public check stored is the asker's words: nothing of it is withheld
+    (:func:`graphcite.audience.asked_publicly`). ``rev`` is the answer revision when the report lacks it.
     """
     from graphcite.language.values import extract_values
     from graphcite.verify.origin import OriginQuery, restricted_origins
@@ -181,9 +197,13 @@ def stored_report_for_public(store: Store, report: dict[str, Any]) -> dict[str, 
     view = audience_view(store, "public")
     if not view.redactor.active:
         return report
-    queries = [OriginQuery(str(i), c["text"], extract_values(c["text"]),
-                           [cit["unit_id"] for cit in c["citations"] if cit.get("unit_id")])
-               for i, c in enumerate(report["claims"])]
+    rev = report.get("answer_rev") or rev
+    own_words = rev is not None and bool(report["claims"]) and bool(asked_publicly(
+        store, [(rev, report["claims"][0].get("claim_id") or claim_id_for(rev, report["claims"][0]["index"]))]))
+    queries = [] if own_words else [
+        OriginQuery(str(i), c["text"], extract_values(c["text"]),
+                    [cit["unit_id"] for cit in c["citations"] if cit.get("unit_id")])
+        for i, c in enumerate(report["claims"])]
     withheld = dict.fromkeys(restricted_origins(store, queries), WITHHELD_REASON)
     out = {k: view.redactor.scrub_json(v) for k, v in report.items() if k != "claims"}
     out["claims"] = [scrub_report(c, view.redactor, withheld=withheld.get(str(i)))
@@ -286,10 +306,15 @@ def earlier_checks(store: Store, rev: str, report: dict[str, Any]) -> dict[str, 
 
 def history(store: Store, claim_id: str, *, audience: str = "internal") -> list[dict[str, Any]]:
     """Every verification record of a claim made for ``audience``, oldest first (a public check's records
-    are not the internal history, nor the other way round). For the public a restricted revision a
+    are not the internal history, nor the other way round; the internal history also lists the records
+    of old stores that could not be attributed, each saying ``unattributed``). For the public a restricted revision a
     record names (a record written before public checks stopped reading restricted content) is a
     placeholder, as in every other public output."""
     rows = claim_history(store, claim_id, check_audience(audience))
+    if audience == INTERNAL:  # the store holder sees the records an upgrade could not attribute too
+        unattributed = claim_history(store, claim_id, UNATTRIBUTED)
+        if unattributed:
+            rows = sorted([*rows, *unattributed], key=lambda r: (r["verified_at"], r["record_id"]))
     if not rows and not claim_known(store, claim_id):
         raise make_error("E504", where="CLAIM", ref=claim_id if len(claim_id) <= 80 else claim_id[:77] + "...")
     red = audience_view(store, audience).redactor

@@ -28,6 +28,22 @@ def test_scrub_replaces_whole_names_and_ids_only() -> None:
     assert Redactor().scrub("a.md") == "a.md" and not Redactor().active
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["a.md", "b.md", "ops/secret.md", "zz/last.md"]), min_size=1, max_size=6),
+       st.sets(st.text(alphabet="abcdefgh/.", min_size=1, max_size=8), max_size=6))
+def test_placeholder_numbers_say_nothing_about_the_other_restricted_keys(named: list[str], others: set[str]) -> None:
+    """A number is where this output first names the source: the same whatever other restricted keys the
+    store holds (how many, how they sort), so neither the count nor the order can be read from it."""
+    keys = ["a.md", "b.md", "ops/secret.md", "zz/last.md"]
+    alone = Redactor(keys)
+    crowded = Redactor([*keys, *others])
+    first_seen = list(dict.fromkeys(named))
+    assert [alone.key(k) for k in named] == [crowded.key(k) for k in named] == [
+        f"restricted-source-{first_seen.index(k) + 1}" for k in named]
+    assert alone.scrub(" and ".join(named)) == " and ".join(f"restricted-source-{first_seen.index(k) + 1}"
+                                                          for k in named)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="xyz XYZ,;-_.", max_size=20), st.sampled_from(" ,;:()[]'\"\n/"),
        st.sampled_from([UNIT, REVISION, "ops/secret.md", "a.md", "Vault Runbook"]),
@@ -58,13 +74,13 @@ def report() -> dict[str, Any]:
 def test_restricted_citations_are_rebuilt_from_a_whitelist() -> None:
     out = scrub_report(report(), redactor())
     restricted = out["citations"][0]
-    assert restricted == {"index": 0, "relation": "supports", "valid": True, "source": "restricted-source-2",
+    assert restricted == {"index": 0, "relation": "supports", "valid": True, "source": "restricted-source-1",
                           "revision": "restricted-revision-1", "unit_id": "restricted-unit-1", "restricted": True,
                           "findings": [{"code": "GC201", "rule": "lexical-support", "outcome": "pass", "detail": ""}]}
     assert out["citations"][1]["quote"] == "on a schedule"  # public evidence stays
     assert out["citations"][1]["findings"][0]["detail"] == "withheld"  # the origin finding names no unit
     assert out["parts"][0]["citations"][0]["restricted"] is True
-    assert out["contradicting_evidence"] == [{"unit_id": "restricted-unit-1", "source": "restricted-source-2",
+    assert out["contradicting_evidence"] == [{"unit_id": "restricted-unit-1", "source": "restricted-source-1",
                                               "status": None, "restricted": True}]
     assert out["relies_on_restricted"] is True
 
@@ -85,5 +101,5 @@ def test_scrub_answer_blanks_withheld_claims_and_restricted_citations() -> None:
     ]}
     out = scrub_answer(content, redactor(), [True, False])
     assert out["claims"][0] == {"text": WITHHELD_TEXT, "withheld": True, "citations": [{"source": "posts/p.md"}]}
-    assert out["claims"][1]["citations"] == [{"source": "restricted-source-2", "restricted": True}]
+    assert out["claims"][1]["citations"] == [{"source": "restricted-source-1", "restricted": True}]
     assert out["claims"][1]["text"] == "Logs are kept."
