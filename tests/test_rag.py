@@ -204,9 +204,6 @@ def test_a_samples_verdict_does_not_depend_on_the_other_samples_passages() -> No
     assert (beside["status"], beside["reasons"]) == (by_itself["status"], by_itself["reasons"])
 
 
-@pytest.mark.xfail(strict=True, reason="answer formulae ('Sure!', 'Let me know ...') need a word list in "
-                   "language/data/words.json read by language.frames.asserts_something (lead); requested in "
-                   ".notes/requests.md")
 def test_the_usual_chatter_of_an_answer_is_not_a_claim() -> None:
     chatter = ["Sure!", "Certainly.", "Great question!", "Thanks for asking.", "Let me know if you have other questions.",
                "Feel free to ask more."]

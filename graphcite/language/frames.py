@@ -584,6 +584,10 @@ def asserts_something(text: str) -> bool:
     personal = word_list("non_assertion_verbs")
     content = [t for t in doc if t.pos_ in _CONTENT_POS and (t.is_digit or (t.is_alpha and len(t.text) > 1))
                and t.lower_ not in word_list("weak_words") and not t.is_stop]
+    formulae = word_list("answer_formulae")
+    said = [t for t in doc if t.is_alpha and not t.is_stop and t.lower_ not in STOPWORDS]
+    if said and all(t.lower_ in formulae or t.lemma_.lower() in formulae for t in said):
+        return False  # "Sure!", "Thanks for asking.", "Let me know if you have other questions."
     if not content:
         return False
     # "I hope this helps.", "Here is what I found.": the speaker talks about the answer, not the world

@@ -15,6 +15,7 @@ import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -389,7 +390,12 @@ def is_sentence(text: str) -> bool:
 _DECLARED_CLAIMS = frozenset({"native", "cairn"})
 # a sentence without one of these words (or a question mark) is not read for being a non-assertion: the
 # check parses the sentence, and most sentences of an answer are plainly about the world
-_SPEAKER = re.compile(r"\b(?:i|i'm|i've|we|you|your|here|here's|let|hope|glad|happy)\b", re.IGNORECASE)
+@lru_cache(maxsize=1)
+def _speaker() -> re.Pattern[str]:
+    from graphcite.language.words import word_list
+
+    words = sorted(word_list("speaker_words"), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b", re.IGNORECASE)
 
 
 def asserts_nothing(text: str) -> bool:
@@ -398,7 +404,7 @@ def asserts_nothing(text: str) -> bool:
     stripped = text.strip()
     if stripped.endswith("?"):
         return True
-    if not _SPEAKER.search(stripped):
+    if not _speaker().search(stripped):
         return False
     from graphcite.language.frames import asserts_something
 
