@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from graphcite.claims.clauses import INFER, RESULT, Draft, last_clause_claim, sentence_spans, split_region
+from graphcite.claims.parsed import parsed_slots
 from graphcite.claims.qualifiers import (
     char_span,
     entity_of,
@@ -76,6 +77,8 @@ from graphcite.claims.syntax import Doc, build_doc, clause_at, trim_span
 from graphcite.language.domain import active
 from graphcite.lru import LruCache
 from graphcite.models import AtomicClaim, ExtractedValue
+
+Span = tuple[int, int]
 
 __all__ = ["PART_DEFAULTS", "QUALIFIERS", "decompose", "score_sentence", "score_sentence_set", "without_footnote_marks"]
 
@@ -116,6 +119,25 @@ def _extract(text: str) -> list[ExtractedValue]:
     return list(extract_values(text))
 
 
+def _with_parse(text: str, offset: int, subject: Span | None, predicate: Span | None,
+                obj: Span | None) -> tuple[Span | None, Span | None, Span | None]:
+    """The reader's slots of a clause, corrected by its parse (:mod:`graphcite.claims.parsed`): where
+    the reader's predicate misses the parse's verb, all three come from the parse; where only its
+    subject reaches back over a fronted phrase ("After the fifth failed attempt the relay"), the
+    subject starts where the parse's does."""
+    found = parsed_slots(text)
+    if found is None:
+        return subject, predicate, obj
+    (sa, sb), (pa, pb), theirs = found
+    parsed_subject, parsed_predicate = (sa + offset, sb + offset), (pa + offset, pb + offset)
+    parsed_object = (theirs[0] + offset, theirs[1] + offset) if theirs is not None else None
+    if predicate is None or not predicate[0] < parsed_predicate[1] <= predicate[1]:
+        return parsed_subject, parsed_predicate, parsed_object
+    if subject is not None and subject[0] < parsed_subject[0] < subject[1] and parsed_subject[1] == subject[1]:
+        return parsed_subject, predicate, obj
+    return subject, predicate, obj
+
+
 def _finish(d: Doc, drafts: list[Draft], values: list[ExtractedValue]) -> list[AtomicClaim]:
     """Read qualifiers for every draft and build the AtomicClaims, links after the claims they join."""
     claims: list[AtomicClaim | None] = [None] * len(drafts)
@@ -130,6 +152,8 @@ def _finish(d: Doc, drafts: list[Draft], values: list[ExtractedValue]) -> list[A
         subject_span = char_span(d, dr.subject[0], dr.subject[1]) if dr.subject is not None else None
         pred_span = char_span(d, dr.pred.start, dr.pred.end) if dr.pred is not None and dr.kind != "link" else None
         obj_span = char_span(d, *dr.obj) if dr.obj is not None else None
+        if dr.kind == "clause" and not dr.shared and not dr.carried:
+            subject_span, pred_span, obj_span = _with_parse(text, span[0], subject_span, pred_span, obj_span)
         if dr.shared and subject_span is not None:
             pieces = [d.text[subject_span[0]:subject_span[1]]]
             pieces += [d.words[x] for x in dr.carried]

@@ -304,10 +304,16 @@ def _header_terms(text: str) -> frozenset[str]:
     return frozenset(lemma(w.lower()) for w in _WORD.findall(text) if w.lower() not in STOPWORDS)
 
 
-def _shared(header: frozenset[str], wanted: frozenset[str]) -> int:
-    """How many header words the claim says, itself or by a WordNet paraphrase ("cost" / "Price")."""
-    return sum(1 for h in header if h in wanted or any(
-        lexicon.related(w, h) in _HEADER_LINKS for w in wanted if len(w) > 2 and len(h) > 2))
+def _shared(header: frozenset[str], wanted: frozenset[str], names: frozenset[str] = frozenset()) -> int:
+    """How many header words the claim says, itself or by a WordNet paraphrase ("cost" / "Price"); a name
+    in the header (a capitalised word after its first: "Credit for Business") only as itself, since
+    WordNet's "enterprise" is a "business" but the plan called Enterprise is not the one called Business."""
+    return sum(1 for h in header if h in wanted or (h not in names and any(
+        lexicon.related(w, h) in _HEADER_LINKS for w in wanted if len(w) > 2 and len(h) > 2)))
+
+
+def _header_names(text: str) -> frozenset[str]:
+    return frozenset(lemma(w.lower()) for w in _WORD.findall(text)[1:] if w[:1].isupper())
 
 
 _HEADER_LINKS = frozenset({"same", "synonym", "hypernym", "hyponym", "derived"})
@@ -317,20 +323,24 @@ def named_column(claim: str, row: str, headers: tuple[str, ...], holds: Callable
                  near: str = "") -> Cell | None:
     """The cell of ``row`` whose column the claim names: of the cells that ``holds`` admits (a value the
     claim's could be compared with), the one whose header shares most words with the words ``near`` the
-    value (the whole claim when none are given); None when no header shares a word or two tie. "Children aged 7
+    value (the whole claim when none are given, or to break a tie between the headers they name); None when
+    no header shares a word or two still tie. "Children aged 7
     to 11 can take 300 mg in a single dose" names "Amount per dose", not "Most in 24 hours", though
     both hold milligrams; in "lost six of their 22 games" the six is the "Lost" column's, the 22 not.
 
     The row's label column never counts: it names the row, not a measurement."""
     cells = cells_of(row, headers)
     candidates = [i for i, c in enumerate(cells) if i and c.column and holds(c)]
-    for text in (near,) if _header_terms(near) else (claim,):
+    for text in (near, claim) if _header_terms(near) else (claim,):
         wanted = _header_terms(text)
-        scored = sorted(((_shared(_header_terms(cells[i].column), wanted), i) for i in candidates), reverse=True)
+        scored = sorted(((_shared(_header_terms(cells[i].column), wanted, _header_names(cells[i].column)), i)
+                         for i in candidates), reverse=True)
         if scored and scored[0][0] and (len(scored) == 1 or scored[1][0] < scored[0][0]):
             return cells[scored[0][1]]
         if scored and scored[0][0]:
-            return None  # two columns tie on the words next to the value: the claim does not say which
+            # two columns tie on the words next to the value ("gets a 60% credit": "Credit for Business",
+            # "Credit for Enterprise"): the rest of the claim may name one ("A Business customer ...")
+            candidates = [i for n, i in scored if n == scored[0][0]]
     return None
 
 

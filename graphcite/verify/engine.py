@@ -339,12 +339,14 @@ def _part_status(part: AtomicClaim, verdicts: list[PairVerdict], resolved: Seque
     supports = [v for v in verdicts if v.relation == Relation.SUPPORTS]
     against = [v for v in verdicts if v.relation == Relation.CONTRADICTS]
     supporting_sources = {resolved[v.index].source_key for v in supports}
-    # a conflict takes two current sources; a disagreement inside the cited source is only attached
+    # a conflict found in the store takes two current sources (a disagreement inside the cited source is
+    # only attached); citations of the claim itself that disagree are a conflict wherever they stand: a
+    # span about the premium plan does not outvote the cited one about the basic plan
     current_against = [c for c in contradicting if c.get("status") == "current"
                        and c.get("source") not in supporting_sources]
     if supports:
         if current_against or any(resolved[v.index].evidence and resolved[v.index].evidence.status == "current"
-                                  and resolved[v.index].source_key not in supporting_sources for v in against):
+                                  for v in against):
             return ClaimStatus.CONFLICT
         return ClaimStatus.SUPPORTED
     if against:

@@ -311,3 +311,26 @@ def test_remembered_pair_verdicts_are_fresh_copies_and_keyed_by_configuration() 
     assert second.relation == "contradicts" and len(second.findings) == len(first.findings) - 1
     lexical = evaluate_pair(claim, evidence, VerifierConfig.lexical_baseline(), index=3)
     assert len(_PAIRS) == remembered + 1 and lexical.relation != second.relation  # another configuration
+
+
+PLANS = """# Plans
+
+Extra hours on the premium plan cost £12 each.
+
+Extra hours on the basic plan cost £18 each.
+"""
+
+
+def test_citations_that_disagree_are_a_conflict_even_in_one_source(store: Store, tmp_path: Path) -> None:
+    # the span about another plan supports the words, the cited span about the claim's own plan denies it
+    root = tmp_path / "plans"
+    root.mkdir()
+    (root / "plans.md").write_text(PLANS, encoding="utf-8")
+    ingest(store, [root])
+    premium = cite("Extra hours on the premium plan cost £12 each.", source="plans.md")
+    basic = cite("Extra hours on the basic plan cost £18 each.", source="plans.md")
+    alone = run(store, claim("Extra hours cost £12 each.", premium))["claims"][0]
+    assert alone["status"] == "supported"
+    both = run(store, claim("Extra hours cost £12 each.", premium, basic))["claims"][0]
+    assert both["status"] == "conflict" and not both["supported"]
+    assert [c["relation"] for c in both["citations"]] == ["supports", "contradicts"]

@@ -37,8 +37,8 @@ def value_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     and number of the claim is in the sentence, so the share of found words and each value check
     pass, yet the sentence gives the £9 to adults and the children's price is another. The evidence's
     values of one kind are split into their conjuncts (:func:`graphcite.language.owners.value_owners`);
-    a claim value equal to one conjunct's value, that names words only another conjunct has and none
-    of its own conjunct's, has swapped the two.
+    a claim value equal to one conjunct's value, that names all the words setting another conjunct apart
+    and none of its own conjunct's, has swapped the two.
     """
     mine = claim_values(claim)
     theirs = [e for e in evidence_values(evidence) if locate(evidence.quote, e) is not None]
@@ -64,7 +64,10 @@ def value_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         others = frozenset().union(*(o for i, o in enumerate(owners) if i != matched[0]))
         if claim_words & (own - others):
             continue
-        taken = sorted((claim_words & others) - own)
+        # the claim must name all that sets another conjunct apart ("Flex desk members"; a "Fixed desk
+        # member" of "the other plans" shares only the class words with the Flex conjunct)
+        taken = next((sorted(o - own) for i, o in enumerate(owners)
+                      if i != matched[0] and o - own and o - own <= claim_words), None)
         if taken:
             problems.append(f"the evidence gives {value.surface!r} to "
                             f"{', '.join(repr(as_written(evidence.quote, w)) for w in sorted(own - others)[:3])}, "

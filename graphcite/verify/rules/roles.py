@@ -173,8 +173,9 @@ def roles_exchanged(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if verb in word_list("symmetric_verbs"):
         return PASS  # "Norway met Spain" is "Spain met Norway": the roles may change places
     theirs = [r for r in _evidence_roles(evidence.quote) if _same_verb(verb, r[1])]
-    if not theirs:
-        return SKIP
+    if not theirs:  # the word reader finds no such action there: the parse may (multi-word names)
+        swapped = _frames_exchanged(claim, evidence)
+        return fail(swapped) if swapped else SKIP
     kept = max((_fit(doer, done_to, d, t) for d, _, t in theirs), default=0)
     for their_doer, their_verb, their_done_to in theirs:
         exchanged = _fit(doer, done_to, their_done_to, their_doer)

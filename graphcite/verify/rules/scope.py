@@ -199,7 +199,9 @@ def _narrowed_subject(claim: AtomicClaim, evidence: Evidence) -> str | None:
     if mine is None or theirs.subject_head != mine.subject_head:
         return None  # the evidence clause is about something else: the subject rules speak for that
     claim_terms = support_terms(claim.sentence or claim.text)
-    lost = [r for r in theirs.scope if support_terms(r) - claim_terms]
+    # a restriction is kept when the claim says most of its words ("Reed Rewards members" keeps "of the
+    # Reed Rewards scheme"), as a condition is (GC501)
+    lost = [r for r in theirs.scope if len(support_terms(r) - claim_terms) * 2 > len(support_terms(r))]
     if re.match(r"only\s+[^\W\d]", theirs.subject, re.I) and support_terms(theirs.subject) - claim_terms:
         lost.append(theirs.subject)
     if not lost:

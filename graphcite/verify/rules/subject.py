@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from graphcite.language.nlp import lemma
-from graphcite.language.words import as_written
+from graphcite.language.words import STOPWORDS, as_written
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, rule
@@ -41,7 +41,9 @@ def _row_named(subject: str, head: str, evidence: Evidence) -> bool:
     if evidence.block_type != "table_row":
         return False
     label = next((c.strip() for c in evidence.quote.strip().strip("|").split("|")), "")
-    wanted = {w.lower() for w in _WORD.findall(label)}
+    if any(ch.isdigit() for ch in label):
+        return False  # "Below 95.0%": a row of a range of values names no thing
+    wanted = {w.lower() for w in _WORD.findall(label)} - STOPWORDS
     modifiers = {w.lower() for w in _WORD.findall(subject)} - {head.lower()}
     return bool(wanted) and wanted <= modifiers
 

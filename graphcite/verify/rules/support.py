@@ -83,6 +83,9 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleRes
         return PASS
     if any(_paraphrased(w, evidence) for w in words):
         return PASS  # "holds 200 mg" / "contains 200 mg"; "fired" / "sent dismissal letters"
+    phrasal = _phrasal(words, claim)
+    if phrasal and (same_predicate(phrasal, terms) or _paraphrased(phrasal, evidence)):
+        return PASS  # "put off the vote" / "postponed the vote": the particle is the verb's
     if _event_object_said(words, claim, evidence):
         return PASS  # "can put strain on the kidneys" is what "can strain the kidneys" says
     if _anchored_by_figures(words, claim, evidence, terms):
@@ -98,6 +101,18 @@ def predicate_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleRes
             set(words) & (eq.a | eq.b) and terms & (eq.a | eq.b) for eq in active().equivalences):
         return PASS  # "retries four times" vs "makes five attempts": the counts decide (GC301/GC302)
     return fail(f"the evidence does not say {claim.predicate!r}")
+
+
+def _phrasal(words: list[str], claim: AtomicClaim) -> str | None:
+    """The claim's verb with the word after it, when WordNet knows the two as one verb ("put off",
+    "broke up"): the parse may take the particle for a preposition of the object."""
+    if len(words) != 1 or not claim.object:
+        return None
+    following = re.match(r"\s*([A-Za-z]+)", claim.object)
+    if following is None:
+        return None
+    phrase = f"{words[0]} {following.group(1).lower()}"
+    return phrase if is_verb(phrase) else None
 
 
 def _paraphrased(verb: str, evidence: Evidence) -> bool:
