@@ -150,7 +150,9 @@ def _anchored_by_figures(words: list[str], claim: AtomicClaim, evidence: Evidenc
     figures for its subject is about the passage's fact, and its verb is then a paraphrase ("was
     revised on 14 February" / "is dated 14 February", "are released after 15 minutes" / "are given up
     after a quarter of an hour"). Without a figure the verb is all there is, and must be said."""
-    values = [v for v in claim_values(claim) if any(c.isdigit() for c in v.surface) or v.kind == "duration"]
+    verbs = {lemma(w) for w in (claim.predicate or "").split() if w.isalpha()}
+    values = [v for v in claim_values(claim) if (any(c.isdigit() for c in v.surface) or v.kind == "duration")
+              and not (v.kind == "count" and (v.counted_noun or "") in verbs)]  # "alpha 1 promotes": a name's number
     dates = claim_dates(claim)
     if not (values or dates) or not values_stated(values, evidence, claim.text) or not dates_stated(dates, evidence):
         return False
