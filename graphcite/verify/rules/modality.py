@@ -101,3 +101,33 @@ def modality_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if mine == "asserted" and claim.negated and theirs == "must-not" and evidence.kind in _SCOPE_KINDS:
         return PASS  # a contract that forbids it defines what the component does
     return fail(f"claim is {mine}, evidence is {theirs}" + (f" ({cue!r})" if cue else ""))
+
+
+_DUTIES = frozenset({"must", "should"})
+_PERMISSIONS = frozenset({"may", "can"})
+
+
+@rule("GC404", "duty-from-permission", family="modality", effect="insufficient",
+      good=[("Visitors must keep dogs on a lead.", "Visitors must keep their dogs on a lead in the garden."),
+            ("Staff must renew their badges every year.", "Staff need to renew their badges every year.")],
+      bad=[("Visitors must bring dogs into the garden.", "Visitors may bring dogs into the garden."),
+           ("Tenants should repaint the flat every five years.", "Tenants can repaint the flat every five years.")])
+def duty_from_permission(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
+    """A permission or an ability is never a duty.
+
+    "Visitors may bring dogs" and "visitors must bring dogs" share every word; the one says what is
+    allowed, the other what is required. The general modality rule (GC402) is a note in the default
+    configuration, since a fact and its possibility ("rose" / "could rise") are told apart loosely on
+    real text; this one case is precise: the claim obliges ("must", "should", "need to") and the
+    clause it aligns with only permits or enables ("may", "can", "is allowed to").
+    """
+    if claim.connective or evidence.is_code:
+        return SKIP
+    mine = read_modality(claim)[0]
+    if mine not in _DUTIES:
+        return SKIP
+    theirs, cue = evidence_modality(claim, evidence)
+    if theirs not in _PERMISSIONS:
+        return PASS
+    return fail(f"the claim says it is required ({mine}); the evidence only that it is possible or allowed"
+                + (f" ({cue!r})" if cue else ""))
