@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from graphcite.verify.rules import (  # noqa: F401 - imported for registration
+    cells,
     code,
     connective,
     modality,
