@@ -64,6 +64,10 @@ _SPECS = (
     ErrorSpec("E009", "GraphciteError", "internal error ({detail})",
               "a bug in graphcite, not a mistake in the input; the CLI exits 70, not 2",
               "rerun with GRAPHCITE_DEBUG=1 to see the traceback and report it"),
+    ErrorSpec("E010", "GraphciteError", "{detail}",
+              "the environment failed under the command, not the input: a Ray worker, raylet or GCS died, or a "
+              "local Ray runtime did not start; the command wrote nothing, and the CLI exits 2",
+              "rerun the command; if it fails again, use fewer --workers, free memory, or omit --engine ray"),
     # -- command-line input -----------------------------------------------------------------
     ErrorSpec("E101", "InputError", "{detail}", "an argument or option value is not acceptable",
               "see the command's --help"),

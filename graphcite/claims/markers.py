@@ -7,6 +7,11 @@ the file. Markers:
   ``References:`` or ``Sources:``; with no such list, ``[n]`` is ``documents[n-1]``.
 * ``[policy.md:120-180]`` -- a source key with document offsets (end exclusive);
   ``[policy.md@REV:120-180]`` pins a revision.
+* ``[decisions/dr-017.md]``, ``[policy.md@REV]`` -- a source key without offsets, located in that
+  source like a passage line ``[n] KEY``. The key must look like a file path: it holds a ``/`` (and a
+  letter, and a ``.``, ``-``, ``_`` or digit: ``[and/or]`` and ``[24/7]`` stay prose) or ends with a
+  file ending graphcite reads (``.md``, ``.txt``, ``.html``, ``.pdf``, ``.py``). Other bracketed text,
+  ``[sic]``, ``[Note]``, ``[v2.3]``, stays in the claim.
 
 A passage line is ``[n] REF``, ``[n] REF: quoted text`` or ``[n] REF:START-END: quoted text``, where
 REF is a source key (``policy.md``, ``<a key with spaces.md>``), optionally with ``@REVISION``, or
@@ -30,6 +35,7 @@ import re
 from typing import NamedTuple
 
 from graphcite.errors import make_error
+from graphcite.ingest.files import FORMATS
 from graphcite.models import CitationRef, InputClaim
 
 __all__ = ["MarkerAnswer", "looks_like_markers", "parse_markers", "sentence_spans"]
@@ -47,9 +53,19 @@ _WORD_SPAN = r"[ \t]*[\w.+]+[ \t]*[-\u2013][ \t]*[\w.+]+[ \t]*"
 _KEY_LOOKS_LIKE_MARKER = r"(?=<|[^\s\[\]<>:@,]*[./]|[^\[\]\n]*\d)"
 _KEYED = (rf"\[{_KEY_LOOKS_LIKE_MARKER}(?P<key>{_REF_KEY})(?:@(?P<rev>[^\s\[\]:@]+))?:"
           rf"(?P<span>{_SPAN_TEXT}|{_WORD_SPAN})\]")
-_MARKER = re.compile(rf"{_NUMBERED}|{_KEYED}")
+# a key without offsets must look like a file path: "decisions/dr-017.md", "ops/run-book", "<my notes.md>",
+# "policy.md@REV"; "[and/or]", "[24/7]", "[sic]", "[v2.3]" stay prose (every scan stops at "[", "]" or a line end)
+_ENDINGS = "|".join(sorted((re.escape(e.lstrip(".")) for e in FORMATS), key=len, reverse=True))
+_BARE_KEY_CHARS = r"[^\s\[\]<>:@,]"
+_KEY_LOOKS_LIKE_PATH = (
+    rf"(?=<[^<>\n\[\]]*(?:/|\.(?:{_ENDINGS}))>"
+    rf"|{_BARE_KEY_CHARS}*\.(?i:{_ENDINGS})[@\]]"
+    rf"|(?={_BARE_KEY_CHARS}*/)(?={_BARE_KEY_CHARS}*[^\W\d_])(?={_BARE_KEY_CHARS}*[-_.\d]))"
+)
+_BARE_KEYED = rf"\[{_KEY_LOOKS_LIKE_PATH}(?P<bare>{_REF_KEY})(?:@(?P<bare_rev>[^\s\[\]:@]+))?\]"
+_MARKER = re.compile(rf"{_NUMBERED}|{_KEYED}|{_BARE_KEYED}")
 _MARKER_RUN = re.compile(rf"(?:[ \t]*(?:{_NUMBERED}|\[{_KEY_LOOKS_LIKE_MARKER}{_REF_KEY}(?:@[^\s\[\]:@]+)?:"
-                         rf"(?:{_SPAN_TEXT}|{_WORD_SPAN})\]))+")
+                         rf"(?:{_SPAN_TEXT}|{_WORD_SPAN})\]|\[{_KEY_LOOKS_LIKE_PATH}{_REF_KEY}(?:@[^\s\[\]:@]+)?\]))+")
 _WELL_FORMED_SPAN = re.compile(r"(\d+)[ \t]*-[ \t]*(\d+)")
 _SECTION = re.compile(r"^[ \t]*#*[ \t]*(passages|references|sources)[ \t]*:?[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _HEADER = re.compile(r"^[ \t]*(question|answer-id|answer_id)[ \t]*:[ \t]*(.*)$", re.IGNORECASE)
@@ -247,6 +263,9 @@ def _marker_claim(
             refs.append(CitationRef(source=match.group("key").strip("<>"), revision=match.group("rev"),
                                     start=start_i, end=end_i,
                                     defect=f"marker {_shown(match.group())}: {defect}" if defect else None))
+            continue
+        if match.group("bare") is not None:  # located in that source, like a passage line "[n] KEY"
+            refs.append(CitationRef(source=match.group("bare").strip("<>"), revision=match.group("bare_rev")))
             continue
         for digits in _DIGITS.findall(match.group()):
             refs.append(_numbered(digits, passages, documents, text, match.start()))

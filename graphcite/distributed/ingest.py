@@ -50,7 +50,14 @@ def _groups(found: Sequence[FoundFile], workers: int) -> Iterator[list[FoundFile
         yield group
 
 
+def _describe(group: list[FoundFile]) -> str:
+    """What a task does, for the error when Ray fails under it: ``preparing a.md (and 5 more files)``."""
+    more = f" (and {len(group) - 1:,} more file{'s' if len(group) > 2 else ''})" if len(group) > 1 else ""
+    return f"preparing {group[0].key}{more}"
+
+
 def prepare_on_ray(found: Sequence[FoundFile], *, max_bytes: int, workers: int) -> Iterator[PreparedFile]:
     """The prepared files, in input order, computed by Ray tasks ``workers`` at a time."""
-    for prepared in ray_ordered_map(prepare_group, _groups(found, workers), workers=workers, args=(max_bytes,)):
+    for prepared in ray_ordered_map(prepare_group, _groups(found, workers), workers=workers, args=(max_bytes,),
+                                    describe=_describe):
         yield from prepared

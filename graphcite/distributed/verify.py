@@ -103,4 +103,10 @@ def verify_on_ray(snapshot: str, chunks: Sequence[list[BatchItem]], config: Veri
     config_ref = ray.put(config)
     batch = uuid.uuid4().hex  # only names the workers' memo; nothing in the results depends on it
     yield from ray_ordered_map(_verify_chunk, chunks, workers=workers,
-                               args=(batch, token, shipped, config_ref, audience))
+                               args=(batch, token, shipped, config_ref, audience), describe=_describe)
+
+
+def _describe(chunk: list[BatchItem]) -> str:
+    """What a task does, for the error when Ray fails under it: ``verifying answer a1 (and 3 more)``."""
+    more = f" (and {len(chunk) - 1:,} more)" if len(chunk) > 1 else ""
+    return f"verifying answer {chunk[0].answer.answer_id}{more}" if chunk else "verifying answers"

@@ -36,8 +36,9 @@ def visible_unit(store: Store, unit_id: str, audience: str) -> dict[str, Any]:
 def answers_with_faithfulness(store: Store, audience: str) -> list[dict[str, Any]]:
     """:func:`graphcite.claims.list_answers` with each revision's latest verdicts for the audience counted.
 
-    ``faithfulness`` is the share of verified claims whose latest verification for this audience found
-    them supported (None when no claim was verified for it); ``status_counts`` tallies those statuses.
+    ``supported_share`` is the share of verified claims whose latest verification for this audience found
+    them supported (None when no claim was verified for it); ``status_counts`` tallies those statuses. It
+    is not called ``faithfulness``: a report's ``faithfulness`` is 1 only when every claim is supported.
     """
     from graphcite.claims import list_answers
     from graphcite.graph import latest_verifications, select
@@ -53,7 +54,7 @@ def answers_with_faithfulness(store: Store, audience: str) -> list[dict[str, Any
         verified = per_answer.get(row["answer_rev"], [])
         supported = sum(1 for v in verified if v["supported"])
         item = {**row, "verified_claims": len(verified), "supported_claims": supported,
-                "faithfulness": round(supported / len(verified), 4) if verified else None,
+                "supported_share": round(supported / len(verified), 4) if verified else None,
                 "status_counts": dict(sorted(Counter(v["status"] for v in verified).items())),
                 "verified_at": max((v["verified_at"] for v in verified), default=None)}
         out.append(view.redactor.scrub_json(item) if view.public else item)

@@ -54,7 +54,7 @@ def test_check_returns_the_cli_report_and_stores_it(client: Any) -> None:
     assert json.loads(json.dumps(direct, default=str)) == report
     listed = client.get("/v1/answers").json()
     clean = next(a for a in listed if a["answer_rev"] == report["answer_rev"])
-    assert clean["faithfulness"] == 1.0 and clean["verified_claims"] == 7 and clean["status_counts"] == {"supported": 7}
+    assert clean["supported_share"] == 1.0 and clean["verified_claims"] == 7 and clean["status_counts"] == {"supported": 7}
 
 
 def test_check_reads_marker_text_and_judge_options(client: Any) -> None:

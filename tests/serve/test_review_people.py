@@ -74,6 +74,9 @@ def test_answers_list_shows_reviews_beside_the_machine_and_filters(live: LiveSer
         rows = lxml.html.fromstring(one.get("/review/answers").text).xpath("//tbody/tr")
         row = next(r for r in rows if traps["answer_rev"] in r.text_content())
         assert "reviewed:" in row.text_content() and "contested: 1" in row.text_content()
+        supported = sum(c["supported"] for c in traps["claims"])
+        share = f"{supported} of 12 supported ({100 * supported / 12:.0f}%)"
+        assert share in " ".join(row.text_content().split())  # the machine's share of supported claims
         assert row.xpath('.//span[contains(@class, "s-")]')  # the machine's badges stay, beside the reviewers'
         contested = one.get("/review/answers?contested=1").text
         assert traps["answer_rev"] in contested and clean["answer_rev"] not in contested

@@ -64,9 +64,10 @@ def test_every_read_endpoint_over_http(live: LiveServer, live_checked: dict[str,
         answers = {a["answer_id"]: a for a in client.get("/v1/answers").json()}
         supported = sum(c["supported"] for c in traps["claims"])
         assert 0 < supported < 12  # the traps answer mixes supported and unsupported claims
-        assert answers["demo-traps"]["faithfulness"] == pytest.approx(supported / 12, abs=1e-3)
+        assert answers["demo-traps"]["supported_share"] == pytest.approx(supported / 12, abs=1e-3)
         assert answers["demo-traps"]["supported_claims"] == supported
-        assert answers["demo-clean"]["faithfulness"] == 1.0
+        assert answers["demo-clean"]["supported_share"] == 1.0
+        assert "faithfulness" not in answers["demo-traps"]  # a report's faithfulness means every claim supported
 
 
 def test_gate_flushes_each_verdict_before_the_next_line_is_sent(live: LiveServer) -> None:
