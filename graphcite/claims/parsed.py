@@ -49,7 +49,8 @@ def parsed_slots(text: str) -> tuple[Span, Span, Span | None] | None:
     while start - 1 > last.i and doc[start - 1].head.i == verb.i and doc[start - 1].dep_ in _BEFORE_VERB:
         start -= 1
     end = verb.i  # a particle is the verb's ("put off the vote", "broke up")
-    while end + 1 < len(doc) and doc[end + 1].head.i == verb.i and doc[end + 1].dep_ == "compound:prt":
+    while end + 1 < len(doc) and doc[end + 1].head.i == verb.i and doc[end + 1].dep_ == "compound:prt" \
+            and not (end + 2 < len(doc) and doc[end + 2].lower_ == "to"):  # "take up to 10 days": a bound
         end += 1
     tail = [t for t in doc[end + 1:] if not t.is_punct or t.i < len(doc) - 1]
     while tail and tail[-1].is_punct:

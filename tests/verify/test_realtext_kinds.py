@@ -81,6 +81,9 @@ SUPPORTED = [
     ("A room is released after a quarter of an hour.", "A room is released after 15 minutes."),
     # a unit elided after "and" is the one before it
     ("Parts are covered for five years and labour for two.", "Parts are covered for 5 years and labour for 2 years."),
+    # a limit equal to a range's end, and a comparison the range satisfies
+    ("Card refunds can take up to 5 working days.", "Card refunds take 3 to 5 working days."),
+    ("Card refunds take more than 2 working days.", "Card refunds take 3 to 5 working days."),
     # a "not" that only bounds a number is the number's bound ("not more than" is "or less")
     ("You may take 600 mg or less in 24 hours.", "Do not take more than 600 mg in 24 hours."),
     ("Credits can never exceed $20,000 a month.", "Credits are capped at $20,000 a month."),
@@ -96,6 +99,8 @@ UNSUPPORTED = [
     # the negated clause is the one that says the claim's verb, even where another clause shares more words
     ("Mrs Okafor owned the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
     ("Mrs Okafor never ran the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
+    # a limit names its number: "up to 10 days" misstates a range that ends at 5
+    ("Card refunds can take up to 10 working days.", "Card refunds take 3 to 5 working days."),
     # a bound read through its negation still bounds
     ("You may take 800 mg in 24 hours.", "Do not take more than 600 mg in 24 hours."),
     ("Prices rose by more than 5%.", "Prices did not rise more than 5%."),

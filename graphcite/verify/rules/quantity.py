@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 
@@ -197,6 +198,10 @@ def bound_holds(claim_value: ExtractedValue, evidence_value: ExtractedValue, cla
     e_low, e_high, _ = to_base(evidence_value)
     if e_low is None or e_high is None:
         return None
+    if claim_value.role == "limit" and evidence_value.bound == "range":
+        # "up to 10 working days" names the range's end: against "3 to 5 working days" it misstates it
+        return math.isclose(high if claim_value.bound == "max" else low, e_high if claim_value.bound == "max" else e_low,
+                            rel_tol=1e-9)
     above = e_low > low if low_open else e_low >= low
     below = e_high < high if high_open else e_high <= high
     return above and below
