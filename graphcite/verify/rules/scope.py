@@ -8,11 +8,15 @@ from functools import lru_cache
 from graphcite.language.domain import active
 from graphcite.language.frames import aligned_frames, content_words, main_frame, supposed
 from graphcite.language.nlp import lemma_lookup
-from graphcite.language.words import word_list
+from graphcite.language.parse import layout, parse
+from graphcite.language.values import values_agree
+from graphcite.language.values.unitwords import bound_cue_start
+from graphcite.language.words import STOPWORDS, word_list, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence, clause_for, conditions_of
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
+from graphcite.verify.rules.common import locate
 
 __all__ = ["named_entities"]
 
@@ -307,3 +311,56 @@ def example_generalised(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         return PASS
     cue = marker.group(0) if marker is not None else evidence.heading_path[-1]
     return fail(f"evidence gives one case ({cue!r}); the claim states it of {claim.subject or 'a whole class'!r}")
+
+
+@rule("GC506", "restriction-dropped", family="scope", effect="insufficient",
+      good=[("Orders over £50 ship free.", "Orders over £50 ship free within the country."),
+            ("Orders ship within two days.", "Orders ship within two days.")],
+      bad=[("Orders ship free.", "Orders over £50 ship free within the country."),
+           ("The tablets must not be taken with aspirin.",
+            "The tablets must not be taken with other pain relievers, such as aspirin above 75 mg a day.")])
+def restriction_dropped(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
+    """A thing the evidence restricts by a bound on a number is not the thing in general.
+
+    "Aspirin above 75 mg a day" is not aspirin: a claim that the tablets must not be taken with aspirin
+    drops the dose the evidence names, and "orders over £50 ship free" says nothing of every order.
+    A noun the claim names that the evidence follows with a bound ("over", "above", "under", "up to" and
+    a value) is restricted there; unless the claim states a value of the same kind, it has dropped the
+    restriction.
+    """
+    if evidence.block_type == "table_row" or evidence.is_code:
+        return SKIP
+    quote = evidence.quote
+    claim_words = {w.lemma for w in words_of(claim.sentence or claim.text)}
+    lost = []
+    for value in evidence.values:
+        span = locate(quote, value)
+        if value.bound not in {"min", "max"} or value.kind == "date" or span is None:
+            continue
+        cue = bound_cue_start(quote, span[0])
+        noun = _noun_before(quote, cue) if cue is not None else None
+        if noun is None or noun not in claim_words:
+            continue
+        if any(values_agree(mine, value) is not None for mine in claim.values):
+            continue  # the claim states a figure of the same kind: the quantity rules compare the two
+        lost.append(quote[_word_start(quote, cue):span[1]])
+    return failures(f"the evidence speaks only of {phrase!r}" for phrase in lost) if lost else PASS
+
+
+def _word_start(text: str, end: int) -> int:
+    found = re.search(r"([A-Za-z][A-Za-z-]*)\s*$", text[:end])
+    return found.start(1) if found else end
+
+
+def _noun_before(text: str, cue: int) -> str | None:
+    """The lemma of the noun right before ``text[cue:]`` in the parse, else None ("take no more than":
+    a verb's bound, no thing restricted)."""
+    start = _word_start(text, cue)
+    if start == cue:
+        return None
+    flat = layout(text)
+    at = flat.flat_span(start, start + 1)[0]
+    token = next((t for t in parse(flat.flat) if t.idx == at), None)
+    if token is None or token.pos_ not in {"NOUN", "PROPN"} or token.lower_ in STOPWORDS:
+        return None
+    return token.lemma_.lower()
