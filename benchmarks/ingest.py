@@ -223,6 +223,51 @@ Path(db).unlink(missing_ok=True)
 print(json.dumps({"bytes": report.bytes, "startup": startup, **best}))
 """
 
+PARSE_CHILD = """
+import json, sys, time
+from pathlib import Path
+from graphcite.ingest import files
+from graphcite.ingest.prepare import prepare_file
+from graphcite.language.parse import layout, parser, serialise
+found = [f for f in files.discover([Path(sys.argv[1])])[0] if f.format == "markdown"]
+limit = float(sys.argv[2])
+nlp = parser()
+nlp("Warm the pipeline up.")
+prepare_s = parse_s = keep_s = 0.0
+file_bytes = unit_chars = units = 0
+for f in found:  # what parsing every unit at ingest would add to each file's work (time-limited sample)
+    begin = time.perf_counter()
+    prepared = prepare_file(f)
+    prepare_s += time.perf_counter() - begin
+    texts = [layout(t).flat for table in prepared.units.tables() for t in table.column("text").to_pylist()]
+    begin = time.perf_counter()
+    docs = [nlp(t) for t in texts]
+    parse_s += time.perf_counter() - begin
+    begin = time.perf_counter()
+    blobs = [serialise(d) for d in docs]
+    keep_s += time.perf_counter() - begin
+    file_bytes += Path(f.path).stat().st_size
+    unit_chars += sum(map(len, texts))
+    units += len(texts)
+    if parse_s > limit:
+        break
+print(json.dumps({"bytes": file_bytes, "units": units, "unit_chars": unit_chars, "prepare_s": prepare_s,
+                  "parse_s": parse_s, "keep_s": keep_s}))
+"""
+
+
+def parse_at_ingest(name: str, folder: Path, seconds: float = 8.0) -> dict[str, Any]:
+    """What parsing every evidence unit at ingest would cost (the choice between parsing a unit at ingest
+    and on its first check): per-file work alone, and with each unit parsed and serialised, per core."""
+    r = run_child(PARSE_CHILD, str(folder), str(seconds))
+    mb = r["bytes"] / 1e6
+    with_parse = r["prepare_s"] + r["parse_s"] + r["keep_s"]
+    return {"benchmark": f"parse at ingest, {name}", "MB": round(mb, 2), "units": r["units"],
+            "prepare_MB/s": round(mb / r["prepare_s"], 3), "prepare+parse_MB/s": round(mb / with_parse, 3),
+            "ratio": round(r["prepare_s"] / with_parse, 3),
+            "parse_ms/unit": round(1000 * (r["parse_s"] + r["keep_s"]) / r["units"], 2)}
+
+
 PEER_CHILD = """
 import json, sys, time, warnings
 warnings.filterwarnings("ignore")
@@ -356,6 +401,7 @@ def run(sizes: list[float], jobs: int, peer_seconds: float = 20.0) -> list[dict[
         if name != "site-packages *.md/*.txt":
             rows += per_core(name, folder)
             rows.append(phases(name, folder))
+            rows.append(parse_at_ingest(name, folder))
         ours = run_child(INGEST_CHILD, str(folder), str(DATA / "bench.duckdb"), "1")
         ours_row = _row(f"graphcite ingest {name}", ours)
         old = _row(f"graphcite ingest {name}, markdown-it path",

@@ -172,6 +172,14 @@ CREATE TABLE IF NOT EXISTS typed_value (
 
 CREATE INDEX IF NOT EXISTS ix_typed_value_unit_id ON typed_value (unit_id);
 
+CREATE TABLE IF NOT EXISTS unit_parse (
+	unit_id VARCHAR NOT NULL,
+	text_key VARCHAR NOT NULL,
+	pipeline_version VARCHAR NOT NULL,
+	parse BYTEA NOT NULL,
+	PRIMARY KEY (unit_id, text_key, pipeline_version)
+);
+
 CREATE TABLE IF NOT EXISTS verification (
 	record_id VARCHAR NOT NULL,
 	claim_id VARCHAR NOT NULL,

@@ -4,24 +4,32 @@ The pipeline ships in ``data/pipeline`` (built by ``scripts/build_parser.py`` fr
 Dependencies English EWT, CC BY-SA 4.0; its licence and test-set accuracy lie beside it). It is
 loaded once per process, on first use, and only by the readers that need syntax (frames): word
 lemmas and tokens still come from :mod:`graphcite.language.nlp`, which never loads it.
+
+A parse is the same for every reading of the same text, so it can be prepared: :func:`prepare` hands
+serialised parses (made by :func:`serialise`, kept by the store with :func:`pipeline_version`) to
+:func:`parse`, which uses one instead of running the pipeline when its text is the one parsed;
+:func:`fresh_parse` gives back what the pipeline parsed in this process, for the store to keep.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from bisect import bisect_left
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
 
-__all__ = ["PIPELINE_VERSION", "Layout", "layout", "parse", "parser", "pipeline_accuracy", "pipeline_path"]
+__all__ = ["PIPELINE_VERSION", "Layout", "fresh_parse", "layout", "parse", "parser", "pipeline_accuracy",
+           "pipeline_path", "pipeline_version", "prepare", "prepared_count", "serialise", "text_key"]
 
 
 def pipeline_path() -> Path:
@@ -58,13 +66,149 @@ def parser() -> Language:
     return spacy.load(path)
 
 
+#: Of a pipeline file larger than this, :func:`pipeline_version` reads the first and last this many bytes.
+_SAMPLED = 1 << 16
+
+
+@cache
+def pipeline_version() -> str:
+    """What a kept parse must have been made by to be used: :data:`PIPELINE_VERSION`, the spaCy and thinc
+    versions, and a digest of every file of the shipped pipeline (its name, size and bytes; of a weights
+    file, its first and last 64 KiB: retrained weights differ throughout). Worked out once, on first use."""
+    import spacy
+    import thinc
+
+    digest = hashlib.blake2b(digest_size=8)
+    root = pipeline_path()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        size = path.stat().st_size
+        digest.update(f"{path.relative_to(root).as_posix()}\0{size}\0".encode())
+        with path.open("rb") as handle:
+            digest.update(handle.read(_SAMPLED))
+            if size > 2 * _SAMPLED:
+                handle.seek(size - _SAMPLED)
+                digest.update(handle.read())
+            elif size > _SAMPLED:
+                digest.update(handle.read())
+    return f"{PIPELINE_VERSION}/spacy-{spacy.__version__}/thinc-{thinc.__version__}/{digest.hexdigest()}"
+
+
+def text_key(text: str) -> str:
+    """The key a prepared parse of ``text`` is kept under (a digest of the exact text parsed)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+#: Serialised parses handed over by :func:`prepare`, by :func:`text_key`; each is used once, then memoised.
+_PREPARED: dict[str, bytes] = {}
+#: Keys of texts whose parse, when the pipeline makes it, :func:`fresh_parse` is to give back.
+_WANTED: dict[str, None] = {}
+#: Those parses, until :func:`fresh_parse` takes them.
+_FRESH: dict[str, Doc] = {}
+_HELD = 16_384
+
+
+def _hold(kept: dict[str, Any], key: str, value: Any) -> None:
+    if len(kept) >= _HELD:  # the oldest go first: a batch's readings are near in time
+        for old in list(kept)[:_HELD // 4]:
+            del kept[old]
+    kept[key] = value
+
+
+def prepare(parses: Mapping[str, bytes] | Iterable[tuple[str, bytes]], version: str, *,
+            wanted: Iterable[str] = ()) -> int:
+    """Hand serialised parses (``{text_key: bytes}``) to :func:`parse`; those of another pipeline version
+    are refused (a stale parse is never used: the text is parsed again). ``wanted`` are the keys of texts
+    whose parse the caller will ask :func:`fresh_parse` for, should the pipeline have to make it. Returns
+    how many parses were taken."""
+    for key in wanted:
+        _hold(_WANTED, key, None)
+    if version != pipeline_version():
+        return 0
+    taken = 0
+    for key, data in (parses.items() if isinstance(parses, Mapping) else parses):
+        _hold(_PREPARED, key, bytes(data))
+        taken += 1
+    return taken
+
+
+def prepared_count() -> int:
+    """How many handed-over parses :func:`parse` has not used yet."""
+    return len(_PREPARED)
+
+
+#: Token attributes a serialised parse keeps (with ``ORTH`` first and ``SPACY`` last, as :func:`_load` reads them).
+_ATTRS = ("ORTH", "NORM", "TAG", "HEAD", "DEP", "ENT_IOB", "ENT_TYPE", "LEMMA", "MORPH", "POS", "SENT_START", "SPACY")
+#: The columns of :data:`_ATTRS` that hold string hashes (their strings travel with the parse).
+_STRING_COLUMNS = (0, 1, 2, 4, 6, 7, 8)
+_MAGIC = b"GCP1"
+
+
+def serialise(doc: Doc) -> bytes:
+    """A parse as the bytes :func:`prepare` takes back: every token's attributes as one array and the strings
+    they name (~0.7 KB a paragraph, compressed). Reading it back takes under a hundredth of parsing the text
+    again (a spaCy DocBin takes a tenth: its msgpack reader looks up entry points on every call)."""
+    import json
+    import struct
+    import zlib
+
+    array = doc.to_array(list(_ATTRS)).astype("uint64", copy=False)
+    hashes = sorted({int(h) for column in _STRING_COLUMNS for h in array[:, column] if h})
+    strings = json.dumps([doc.vocab.strings[h] for h in hashes]).encode("ascii")
+    header = struct.pack("<II", array.shape[0], array.shape[1])
+    return _MAGIC + zlib.compress(header + array.tobytes() + strings, 6)
+
+
+def _load(data: bytes) -> Doc | None:
+    """A serialised parse read back, or None when its bytes are not one (the text is then parsed again)."""
+    import json
+    import struct
+    import zlib
+
+    import numpy
+    from spacy.tokens import Doc
+
+    if not data.startswith(_MAGIC):
+        return None
+    try:
+        body = zlib.decompress(data[len(_MAGIC):])
+        count, width = struct.unpack_from("<II", body)
+        if width != len(_ATTRS):
+            return None
+        array = numpy.frombuffer(body, dtype="uint64", count=count * width, offset=8).reshape(count, width)
+        vocab = parser().vocab
+        for string in json.loads(body[8 + count * width * 8:]):
+            vocab.strings.add(string)
+        words = [vocab.strings[int(h)] for h in array[:, 0]]
+        doc = Doc(vocab, words=words, spaces=[bool(x) for x in array[:, -1]])
+        return doc.from_array(list(_ATTRS), array) if count else doc
+    except (ValueError, KeyError, TypeError, IndexError, struct.error, zlib.error):
+        return None
+
+
+def fresh_parse(text: str) -> bytes | None:
+    """The serialised parse of ``text`` if it was wanted (see :func:`prepare`) and :func:`parse` has made
+    it since (by the pipeline, or from a parse handed over for another unit); given once."""
+    key = text_key(text)
+    _WANTED.pop(key, None)
+    doc = _FRESH.pop(key, None)
+    return serialise(doc) if doc is not None else None
+
+
 @lru_cache(maxsize=8192)
 def parse(text: str) -> Doc:
     """The parse of one text (claims and evidence alike), memoised: a unit is met again and again.
 
-    Readers pass :func:`layout`'s flat copy, so the same words in another layout parse the same.
+    Readers pass :func:`layout`'s flat copy, so the same words in another layout parse the same. A
+    parse handed over by :func:`prepare` for exactly this text is used instead of running the pipeline.
     """
-    return parser()(text)
+    key = text_key(text)
+    data = _PREPARED.pop(key, None)
+    doc = _load(data) if data is not None else None
+    if doc is None or doc.text != text:
+        doc = parser()(text)
+    if key in _WANTED:
+        _hold(_FRESH, key, doc)
+    return doc
 
 
 _RUN = re.compile(r"\s+")

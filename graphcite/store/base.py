@@ -16,7 +16,15 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from graphcite.errors import StoreError
-from graphcite.store.columns import COLUMNS, META_TABLE, REQUIRED, SCHEMA_VERSION, TABLE_NAMES, arrow_schema
+from graphcite.store.columns import (
+    COLUMNS,
+    META_TABLE,
+    PREPARED,
+    REQUIRED,
+    SCHEMA_VERSION,
+    TABLE_NAMES,
+    arrow_schema,
+)
 from graphcite.store.dialect import Dialect
 
 if TYPE_CHECKING:
@@ -237,8 +245,21 @@ class Store:
         """Refresh the planner's statistics after a large load (PostgreSQL; DuckDB keeps its own)."""
 
     def counts(self) -> dict[str, int]:
-        """Row count per table, for summaries."""
-        return {table: int(self.scalar(f"SELECT count(*) FROM {table}")) for table in TABLE_NAMES}
+        """Row count per table, for summaries (kept analyses, :data:`~graphcite.store.columns.PREPARED`, are
+        not content: a check that keeps a parse changes no count)."""
+        return {table: int(self.scalar(f"SELECT count(*) FROM {table}")) for table in TABLE_NAMES
+                if table not in PREPARED}
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a :meth:`transaction` block of this store is open (a write now joins it)."""
+        return bool(self._depth)
+
+    @property
+    def schema_version(self) -> int:
+        """The schema this open store has: :data:`SCHEMA_VERSION` once opened for writing, else what it was
+        written with (a read-only open of an older store lacks what later versions added)."""
+        return int(self._schema_version)
 
     # -- schema -------------------------------------------------------------------------------
     def ensure_table(self, model: Any) -> None:
@@ -275,7 +296,7 @@ class Store:
         if version > SCHEMA_VERSION:
             raise StoreError(f"store has schema version {version}; this graphcite reads up to {SCHEMA_VERSION}",
                              where=where, fix="upgrade graphcite")
-        missing = sorted(set(TABLE_NAMES) - tables)
+        missing = sorted(set(TABLE_NAMES) - tables - set(PREPARED))  # an analysis not kept is made again
         if self.read_only and missing:
             raise StoreError(f"incomplete graphcite store (no table {missing[0]})", where=where,
                              fix="open it once for writing (e.g. `graphcite ingest`) to upgrade it")
@@ -342,6 +363,8 @@ def _plain(kind: str, value: Any) -> bool:
         return type(value) is dt.datetime and value.tzinfo is None
     if kind == "date":
         return type(value) is dt.date
+    if kind == "binary":
+        return type(value) is bytes
     return False
 
 
@@ -404,7 +427,7 @@ def copy_store(source: Store, target: Store, *, batch_rows: int = 200_000) -> di
     """Copy every row of every graphcite table from ``source`` into ``target`` (e.g. DuckDB to PostgreSQL).
 
     Rows whose key ``target`` already holds are skipped, so a copy can be rerun; one transaction.
-    Returns the rows read per table.
+    Returns the rows read per table (kept analyses are copied and not counted, as in :meth:`Store.counts`).
     """
     copied: dict[str, int] = {}
     present = source.table_names()
@@ -418,7 +441,8 @@ def copy_store(source: Store, target: Store, *, batch_rows: int = 200_000) -> di
                 chunk = source.arrow(f"SELECT {names} FROM {table} ORDER BY rowid LIMIT {batch_rows} OFFSET {offset}",
                                      schema=arrow_schema(table))
                 target.bulk_insert(table, chunk, or_ignore=True)
-            copied[table] = total
+            if table not in PREPARED:  # kept analyses travel with the copy but are no content (see counts)
+                copied[table] = total
     target.analyze()
     return copied
 

@@ -17,16 +17,18 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["APPEND_ONLY", "AUDIENCE_UPGRADE", "BIGINT_COLUMNS", "COLUMNS", "DERIVED", "IMMUTABLE", "META_TABLE", "PRIMARY_KEYS",
-           "REQUIRED", "SCHEMA_VERSION", "TABLE_NAMES", "Column", "arrow_schema", "column_names", "primary_key",
-           "utcnow"]
+__all__ = ["APPEND_ONLY", "AUDIENCE_UPGRADE", "BIGINT_COLUMNS", "COLUMNS", "DERIVED", "IMMUTABLE", "META_TABLE", "PREPARED",
+           "PRIMARY_KEYS", "REQUIRED", "SCHEMA_VERSION", "TABLE_NAMES", "Column", "arrow_schema", "column_names",
+           "primary_key", "utcnow"]
 
 #: 2: offset, page and line columns became BIGINT (stores at 1 are upgraded when opened for writing).
 #: 3: the source_lineage table (stores at 2 get it empty when opened for writing; their next ingest fills it,
 #: and until then the graph reads what a missing row would hold from the base tables).
 #: 4: verification.audience (stores at 3 get the column when opened for writing; their records of public
 #: checks, told by the GC104 finding a public check then gave, are marked public).
-SCHEMA_VERSION: Final = 4
+#: 5: the unit_parse table (stores at 4 or older get it empty when opened for writing; a check fills it
+#: with the parses it makes, and until then parses as before).
+SCHEMA_VERSION: Final = 5
 META_TABLE: Final = "graphcite_meta"
 
 #: Records that are appended and never changed: verification runs, reviewers' judgements, acceptances.
@@ -35,6 +37,8 @@ APPEND_ONLY: Final = ("verification", "annotation", "acceptance")
 IMMUTABLE: Final = ("source_revision", "evidence_unit", "typed_value")
 #: Rows computed from other tables and rewritten by ingest (see graphcite.ingest.lineage).
 DERIVED: Final = ("source_lineage",)
+#: Analyses kept so they are made once (keyed by what they were made by; rows of an old version are ignored).
+PREPARED: Final = ("unit_parse",)
 
 
 #: Schema 3 -> 4: the records of public checks, told by what only a public check wrote then (a restricted
@@ -63,8 +67,8 @@ REQUIRED: Final = _Required()
 @dataclass(frozen=True, slots=True)
 class Column:
     """One column: its name, its Arrow type (``string``, ``int64``, ``float64``, ``bool``, ``timestamp``
-    for microsecond timestamps, ``date``), its default (:data:`REQUIRED` when a write must give it) and
-    whether the model declares it 64-bit in SQL (BIGINT; older stores may hold it as INTEGER)."""
+    for microsecond timestamps, ``date``, ``binary`` for bytes), its default (:data:`REQUIRED` when a write
+    must give it) and whether the model declares it 64-bit in SQL (BIGINT; older stores may hold it as INTEGER)."""
 
     name: str
     kind: str = "string"
@@ -132,6 +136,7 @@ COLUMNS: Final[dict[str, tuple[Column, ...]]] = {
     ),
     "lemma_lookup": (_req("word"), _req("lemma")),
     "source_lineage": (_req("key"), Column("current_revision"), Column("source_json"), Column("links_json", default="[]")),
+    "unit_parse": (_req("unit_id"), _req("text_key"), _req("pipeline_version"), _req("parse", "binary")),
 }
 
 #: The tables a graphcite store holds (``reviewer`` and ``acceptance`` are created on first use).
@@ -142,7 +147,7 @@ PRIMARY_KEYS: Final[dict[str, tuple[str, ...]]] = {
     "typed_value": ("value_id",), "source_link": ("link_id",), "term_posting": ("term", "unit_id"),
     "answer": ("answer_rev",), "claim": ("claim_id",), "citation": ("citation_id",),
     "verification": ("record_id",), "annotation": ("annotation_id",), "lemma_lookup": ("word",),
-    "source_lineage": ("key",),
+    "source_lineage": ("key",), "unit_parse": ("unit_id", "text_key", "pipeline_version"),
 }
 
 #: Table -> the columns the models declare 64-bit.
@@ -164,7 +169,7 @@ def _arrow_type(kind: str) -> pa.DataType:
     import pyarrow as pa
 
     return {"string": pa.string, "int64": pa.int64, "float64": pa.float64, "bool": pa.bool_,
-            "timestamp": lambda: pa.timestamp("us"), "date": pa.date32}[kind]()
+            "timestamp": lambda: pa.timestamp("us"), "date": pa.date32, "binary": pa.binary}[kind]()
 
 
 @cache

@@ -112,7 +112,19 @@ def _pg_type(kind: pa.DataType) -> str:
         return "TIMESTAMP"
     if pa.types.is_date(kind):
         return "DATE"
+    if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+        return "BYTEA"
     return 'TEXT COLLATE "C"'
+
+
+def _bytea_as_text(arrow: pa.Table) -> pa.Table:
+    """Binary columns as PostgreSQL's hex text (``\\x…``), which COPY's CSV reads into BYTEA (CSV has no bytes)."""
+    for index, fld in enumerate(arrow.schema):
+        if pa.types.is_binary(fld.type) or pa.types.is_large_binary(fld.type):
+            column = pa.array([None if v is None else "\\x" + v.hex() for v in arrow.column(index).to_pylist()],
+                              type=pa.string())
+            arrow = arrow.set_column(index, fld.name, column)
+    return arrow
 
 
 class PgConnection:
@@ -233,7 +245,7 @@ class PostgresStore(Store):
     def _copy(self, table: str, arrow: pa.Table) -> None:
         names = ", ".join(f'"{name}"' for name in arrow.column_names)
         buffer = io.BytesIO()
-        pacsv.write_csv(arrow, buffer, _CSV)
+        pacsv.write_csv(_bytea_as_text(arrow), buffer, _CSV)
         try:
             with self.con.raw.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT CSV)") as copy:
                 view = buffer.getbuffer()

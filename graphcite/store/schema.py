@@ -32,7 +32,7 @@ from graphcite.store.columns import (
     utcnow,
 )
 
-__all__ = ["APPEND_ONLY", "DERIVED", "IMMUTABLE", "META_TABLE", "SCHEMA_VERSION", "TABLES", "SourceLineage",
+__all__ = ["APPEND_ONLY", "DERIVED", "IMMUTABLE", "META_TABLE", "SCHEMA_VERSION", "TABLES", "SourceLineage", "UnitParse",
            "arrow_schema", "bigint_columns", "ddl_statements", "model_arrow_schema", "primary_key", "table_ddl",
            "utcnow"]
 
@@ -54,6 +54,23 @@ class SourceLineage(SQLModel, table=True):
     links_json: str = "[]"
 
 
+class UnitParse(SQLModel, table=True):
+    """An evidence unit's analysis, made once and kept: the parse of a text read from the unit (its cited
+    quote as the readers see it), as the serialised spaCy document the language pipeline gives back.
+
+    ``text_key`` is the digest of the exact text parsed and ``pipeline_version`` what parsed it; a row of
+    another version is never used (the text is parsed again and a row of the current version added).
+    Written on a unit's first check, in bulk; nothing else depends on it, so a store without it only
+    parses more.
+    """
+
+    __tablename__ = "unit_parse"
+    unit_id: str = Field(primary_key=True)
+    text_key: str = Field(primary_key=True)
+    pipeline_version: str = Field(primary_key=True)
+    parse: bytes
+
+
 #: Table name -> its SQLModel model (:data:`graphcite.store.columns.COLUMNS` is their column snapshot).
 TABLES: dict[str, type[SQLModel]] = {
     "source": models.Source,
@@ -69,6 +86,7 @@ TABLES: dict[str, type[SQLModel]] = {
     "annotation": models.Annotation,
     "lemma_lookup": models.LemmaEntry,
     "source_lineage": SourceLineage,
+    "unit_parse": UnitParse,
 }
 
 
@@ -117,6 +135,8 @@ def _arrow_type(annotation: Any) -> pa.DataType:
         return pa.float64()
     if kind is int:
         return pa.int64()
+    if kind is bytes:
+        return pa.binary()
     return pa.string()
 
 

@@ -174,8 +174,11 @@ def scratch_check(store: Store, answer: str | Path | Mapping[str, Any] | InputAn
     """
     _check_audience(audience)
     config = config or VerifierConfig()
+    from graphcite.ingest.analysis import keeping_off
+
     loaded = resolve_answer(store, answer, format=format, documents=documents, limits=limits)
-    prepared = prepare_check(store, loaded, config=config, audience=audience)
+    with keeping_off():  # kept parses are read, none written: a scratch check writes nothing
+        prepared = prepare_check(store, loaded, config=config, audience=audience)
     assert prepared.report is not None
     if isinstance(loaded, tuple) and audience == "public":
         return stored_report_for_public(store, prepared.report)

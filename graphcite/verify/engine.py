@@ -14,6 +14,7 @@ from typing import Any
 
 from graphcite.audience import verdict_may_use_restricted
 from graphcite.claims.formats.passages import evidence_kind
+from graphcite.ingest.analysis import prepare_parses
 from graphcite.language.align import Alignment
 from graphcite.language.domain import using
 from graphcite.language.frames import asserts_something
@@ -454,6 +455,9 @@ def _verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[
 
     refs = [ref for claim in answer.claims for ref in claim.citations]
     resolved_all = resolve_citations(store, refs, audience=audience)
+    # the cited units' kept parses, in one read; the parses the rules make are kept after the verdicts
+    parses = None if config.lexical_only else prepare_parses(
+        store, [(c.unit_id, c.evidence.quote) for c in resolved_all if c.valid and c.evidence and c.unit_id])
     contradictions: dict[tuple[int, int], list[dict[str, Any]]] = {}
     if config.store_contradictions and not config.lexical_only:
         contradictions = find_contradictions(store, parts_per_claim, answer, resolved_all, audience=audience)
@@ -471,6 +475,8 @@ def _verify_report(store: Store, answer: InputAnswer, parts_per_claim: Sequence[
         # a public verdict is the one a store without the restricted sources would give (issue 23 item 1)
         _mark_restricted_origins(store, answer, parts_per_claim, resolved_all, claims_out, audience)
     mark_claim_types(answer, claims_out)
+    if parses is not None:
+        parses.keep(store)
     return CheckReport(answer_id=answer.answer_id, question=answer.question, audience=audience,
                        verifier={"name": config.name, "config_hash": config.hash, **config.as_dict()},
                        claims=claims_out, metrics=metrics_for(claims_out), not_claims=list(answer.not_claims) or None)

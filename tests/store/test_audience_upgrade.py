@@ -20,7 +20,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from graphcite.store import Store
+from graphcite.store import SCHEMA_VERSION, Store
 
 SECRET = """---
 title: Keystore runbook
@@ -128,7 +128,8 @@ def test_opening_a_schema3_store_for_writing_adds_the_audience_column(schema3: t
     columns = dict(_raw(db, "SELECT column_name, data_type FROM information_schema.columns "
                             "WHERE table_name = 'verification'"))
     assert columns.get("audience") == "VARCHAR"
-    assert _raw(db, "SELECT value FROM graphcite_meta WHERE key = 'schema_version'") == [("4",)]
+    assert _raw(db, "SELECT value FROM graphcite_meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION),)]
+    assert _raw(db, "SELECT count(*) FROM information_schema.tables WHERE table_name = 'unit_parse'") == [(1,)]
     found = dict(_raw(db, "SELECT record_id, audience FROM verification"))
     assert found == schema3[1]  # GC104 and the withheld GC953 tell the public records; the rest are internal
 

@@ -85,7 +85,8 @@ def _sample(kind: str, i: int) -> object:
             "float64": [0.1, -1e300, 5e-324, 3.0][i % 4],
             "bool": [True, False][i % 2],
             "timestamp": dt.datetime(2024, 2, 29, 23, 59, 58, 123456 * (i % 2)),
-            "date": dt.date(1999, 12, 31 - i)}[kind]
+            "date": dt.date(1999, 12, 31 - i),
+            "binary": [b"", b"\x00\xff raw", bytes(range(256)) * 40, b"x"][i % 4]}[kind]
 
 
 @pytest.mark.parametrize("table", columns.TABLE_NAMES)
