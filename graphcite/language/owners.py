@@ -17,7 +17,7 @@ from itertools import pairwise
 from graphcite.language.parse import layout, parse
 from graphcite.language.words import STOPWORDS
 
-__all__ = ["value_owners"]
+__all__ = ["attributes", "value_owners"]
 
 # where one conjunct ends and the next begins, between two values
 _BOUNDARY = re.compile(r"\b(?:and|or|but|while|whereas|against|compared with|versus|vs)\b|[,;]", re.I)
@@ -81,3 +81,20 @@ def value_owners(text: str, spans: tuple[tuple[int, int], ...],
     if not any(owners) or len(set(owners)) < len(owners):
         return None  # nothing tells the conjuncts apart
     return owners
+
+
+@lru_cache(maxsize=16_384)
+def attributes(text: str) -> frozenset[tuple[str, str]]:
+    """(adjective, noun) lemma pairs the parse attaches in ``text`` ("a pink shirt" -> ("pink", "shirt")),
+    whether before the noun or predicated of it ("the shirt is pink")."""
+    flat = layout(text)
+    out = set()
+    for token in parse(flat.flat):
+        if token.pos_ != "ADJ" or not token.is_alpha:
+            continue
+        if token.dep_ == "amod" and token.head.pos_ in {"NOUN", "PROPN"}:
+            out.add((token.lemma_.lower(), token.head.lemma_.lower()))
+        subject = next((c for c in token.children if c.dep_ in {"nsubj", "nsubj:pass"}), None)
+        if subject is not None and subject.pos_ in {"NOUN", "PROPN"}:
+            out.add((token.lemma_.lower(), subject.lemma_.lower()))
+    return frozenset(out)

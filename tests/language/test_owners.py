@@ -37,3 +37,10 @@ def test_a_range_and_values_in_two_sentences_are_no_list() -> None:
     text = "Children pay £5. Adults pay £9."
     assert value_owners(text, _spans(text, "£5", "£9")) is None
     assert value_owners("It costs £5.", ((9, 11),)) is None
+
+
+def test_attributes_are_read_before_the_noun_and_said_of_it() -> None:
+    from graphcite.language.owners import attributes
+
+    assert {("pink", "shirt"), ("yellow", "board")} <= attributes("A woman in a pink shirt rides a yellow board.")
+    assert ("red", "door") in attributes("The door is red.")

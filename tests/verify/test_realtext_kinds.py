@@ -81,6 +81,8 @@ SUPPORTED = [
     ("A room is released after a quarter of an hour.", "A room is released after 15 minutes."),
     # a unit elided after "and" is the one before it
     ("Parts are covered for five years and labour for two.", "Parts are covered for 5 years and labour for 2 years."),
+    # each description on its own thing, in other words around it
+    ("The man in the red coat is holding a blue umbrella.", "A man in a red coat holds a blue umbrella in the rain."),
     # a limit equal to a range's end, and a comparison the range satisfies
     ("Card refunds can take up to 5 working days.", "Card refunds take 3 to 5 working days."),
     ("Card refunds take more than 2 working days.", "Card refunds take 3 to 5 working days."),
@@ -99,6 +101,8 @@ UNSUPPORTED = [
     # the negated clause is the one that says the claim's verb, even where another clause shares more words
     ("Mrs Okafor owned the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
     ("Mrs Okafor never ran the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
+    # descriptions that changed owners
+    ("The man in the red coat is holding a blue umbrella.", "A man in a blue coat is holding a red umbrella."),
     # a limit names its number: "up to 10 days" misstates a range that ends at 5
     ("Card refunds can take up to 10 working days.", "Card refunds take 3 to 5 working days."),
     # a bound read through its negation still bounds

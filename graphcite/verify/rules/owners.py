@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphcite.language.owners import value_owners
+from graphcite.language.owners import attributes, value_owners
 from graphcite.language.words import as_written, words_of
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
@@ -73,3 +73,36 @@ def value_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
                             f"{', '.join(repr(as_written(evidence.quote, w)) for w in sorted(own - others)[:3])}, "
                             f"not to {', '.join(repr(as_written(evidence.quote, w)) for w in taken[:3])}")
     return failures(problems) if read else SKIP
+
+
+@rule("GC211", "attribute-of-another", family="slots", effect="insufficient",
+      good=[("A woman in a pink shirt is surfing.", "A woman in a pink shirt is surfing on a yellow board."),
+            ("The shirt is pink.", "She wears a pink shirt and a pink hat.")],
+      bad=[("A woman in a pink shirt is surfing on a yellow board.",
+            "A woman in a yellow shirt is surfing on a pink board."),
+           ("The small dog is chasing the big cat.", "The big dog is chasing the small cat.")])
+def attribute_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
+    """A description the evidence gives to one thing is not a description of another.
+
+    "A woman in a pink shirt ... on a yellow board" against "a yellow shirt ... a pink board": every
+    word is in the sentence and in the same places but two, so the share of found words passes; the
+    colours have changed owners. Each adjective the claim attaches to a noun (before it, or said of
+    it) must be attached to that noun in the evidence when the evidence has both words: an adjective
+    the evidence gives only to another noun, while it describes the claim's noun by another adjective,
+    has been moved.
+    """
+    mine = attributes(claim.text)
+    if not mine or evidence.block_type == "table_row":
+        return SKIP
+    theirs = attributes(evidence.quote)
+    problems = []
+    for adjective, noun in sorted(mine):
+        if (adjective, noun) in theirs:
+            continue
+        elsewhere = sorted(n for a, n in theirs if a == adjective and n != noun)
+        instead = sorted(a for a, n in theirs if n == noun and a != adjective)
+        if elsewhere and instead:
+            problems.append(f"the evidence says {as_written(evidence.quote, adjective)!r} of "
+                            f"{as_written(evidence.quote, elsewhere[0])!r} and "
+                            f"{as_written(evidence.quote, instead[0])!r} of {as_written(evidence.quote, noun)!r}")
+    return failures(problems)
