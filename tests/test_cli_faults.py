@@ -219,6 +219,15 @@ def test_gate_stream_reports_bad_lines_and_goes_on(db: Path) -> None:
     assert records[3]["error"].startswith("line 4: ") and len(records[3]["error"]) < 300
 
 
+def test_gate_stream_declines_with_exit_1_when_no_line_passes(db: Path) -> None:
+    lines = [json.dumps({"text": "Jobs retry forever.", "citations": [{"source": "policy.md", "quote": GOOD_CLAIM}]}),
+             "not json at all"]
+    result = invoke(["gate", "--stream", "--db", str(db)], input=("\n".join(lines) + "\n").encode())
+    records = [json.loads(line) for line in result.output.splitlines()]
+    assert len(records) == 2 and not any(r.get("passed") for r in records)
+    assert result.exit_code == 1 and no_traceback(result)
+
+
 # --------------------------------------------------------------------------------------------
 # Options: nan, inf, zero, unwritable targets, usage errors
 # --------------------------------------------------------------------------------------------

@@ -253,9 +253,10 @@ def _expected_records(lines: list[bytes]) -> list[int]:
 def test_fuzzed_stream_lines_each_get_one_record(world: dict[str, Path], lines: list[bytes]) -> None:
     data = b"\n".join(lines) + b"\n"
     result = _run(["gate", "--stream", "--audience", "public"], world["db"], input=data)
-    assert result.exit_code == 0, result.output[-1000:]
+    assert result.exit_code in (0, 1), result.output[-1000:]
     assert all("\u2028" not in line and "\x85" not in line for line in result.output.split("\n"))
     records = [json.loads(line) for line in result.output.splitlines()]
+    assert result.exit_code == (0 if any(r.get("passed") for r in records) else 1)  # 1: no line passed
     assert [r["line"] for r in records] == _expected_records(lines)
     for record in records:
         if "error" in record:

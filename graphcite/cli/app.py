@@ -330,7 +330,7 @@ def gate(answer: AnswerArgument = None, text: TextOption = None,
     """No span, no claim: print only the supported claims, or a decline.
 
     Exit codes: 0 some claims are supported (printed), 1 declined (no claim is supported; the reason
-    is printed), 2 usage or input error.
+    is printed; with --stream, known at the stream's end: no line passed), 2 usage or input error.
     """
     from graphcite.verify import VerifierConfig, gate_answer, gate_stream, verify_answer
     from graphcite.verify.check import read_lines, resolve_answer
@@ -342,9 +342,13 @@ def gate(answer: AnswerArgument = None, text: TextOption = None,
             raise make_error("E106", where="--stream", detail="--stream reads stdin; it takes no ANSWER or --text")
         with _store(db, read_only=True) as store:
             lines = read_lines(getattr(sys.stdin, "buffer", sys.stdin))
+            passed = False
             for verdict in gate_stream(store, lines, config=VerifierConfig(), audience=audience, limits=limits):
                 sys.stdout.write(json_line(verdict))
                 sys.stdout.flush()
+                passed = passed or bool(verdict.get("passed"))
+        if not passed:
+            raise typer.Exit(EXIT_DECLINED)  # a stream's exit code is known at its end: 1 when no line passed
         return
     if answer is None and text is None:
         raise make_error("E106", where="gate", detail="give an ANSWER, --text or --stream",
