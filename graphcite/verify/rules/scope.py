@@ -105,7 +105,8 @@ def lost_condition(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         strict = condition.lower().startswith(("only", "unless", "except", "provided", *word_list("condition_prepositions")))
         if (strict and missing) or len(missing) * 2 > len(wanted):
             lost.append(condition)
-    return failures(f"the evidence holds only {c!r}, which the claim leaves out" for c in lost)
+    return failures(f"the evidence holds it only {c!r}, which the claim leaves out" if not c.lower().startswith("only")
+                    else f"the evidence holds it {c!r}, which the claim leaves out" for c in lost)
 
 
 @rule("GC502", "scope-broadened", family="scope", effect="insufficient",
