@@ -211,6 +211,8 @@ def _connective_split(d: Doc, a: int, b: int) -> tuple[str, int, Cue, tuple[int,
             comma = top_comma(d, end, b)
             if comma is None or comma + 1 >= b:
                 continue
+            if phrase in {"after", "before", "since", "until"} and _takes_a_noun(d, k):
+                continue  # "After the fifth failed attempt the event is parked ...": a time phrase, no clause
             sub = (end, comma)
             if phrase in _NP_CONNECTIVES or clause_at(d, end, comma) is not None:
                 return "lead", k, cue, sub, (comma + 1, b)
@@ -247,6 +249,18 @@ def _connective_split(d: Doc, a: int, b: int) -> tuple[str, int, Cue, tuple[int,
             return "compare", k, cue, (a, k), (end, b)
     return None
 
+
+
+def _takes_a_noun(d: Doc, k: int) -> bool:
+    """Whether the parse reads the word at ``k`` as a preposition of a noun phrase ("after the fifth
+    attempt"), not as the opener of a clause ("after the storm passed"): the word shapes read a verb
+    form in "failed attempt" as a clause's verb."""
+    from graphcite.language.parse import layout, parse
+
+    flat = layout(d.text)
+    at = flat.flat_span(d.starts[k], d.starts[k] + 1)[0]
+    token = next((t for t in parse(flat.flat) if t.idx == at), None)
+    return token is not None and token.dep_ == "case"
 
 
 def _time_is_subject(d: Doc, cue: Cue, b: int) -> bool:

@@ -79,6 +79,7 @@ from graphcite.lru import LruCache
 from graphcite.models import AtomicClaim, ExtractedValue
 
 Span = tuple[int, int]
+_NEGATION_IN_PREDICATE = re.compile(r"\b(?:not(?!\s+only\b)|never|cannot)\b|n['\u2019]t\b", re.I)
 
 __all__ = ["PART_DEFAULTS", "QUALIFIERS", "decompose", "score_sentence", "score_sentence_set", "without_footnote_marks"]
 
@@ -117,6 +118,14 @@ def _extract(text: str) -> list[ExtractedValue]:
     from graphcite.language.values import extract_values
 
     return list(extract_values(text))
+
+
+def _twice_negated(predicate: str) -> bool:
+    """A negated verb that itself says something did not happen ("never fails to log"): the two cancel."""
+    from graphcite.language.nlp import lemma
+    from graphcite.language.words import word_list
+
+    return any(lemma(w.lower()) in word_list("implicative_negation") for w in re.findall(r"[A-Za-z]+", predicate))
 
 
 def _with_parse(text: str, offset: int, subject: Span | None, predicate: Span | None,
@@ -189,6 +198,11 @@ def _finish(d: Doc, drafts: list[Draft], values: list[ExtractedValue]) -> list[A
             span_values = _values_in(values, [span])
         else:
             negated, negation_cue = negation_of(d, dr, subject_start)
+            if not negated and pred_span is not None:  # the parse's predicate carries its "never" / "not"
+                said = d.text[pred_span[0]:pred_span[1]]
+                cue = _NEGATION_IN_PREDICATE.search(said)
+                if cue and not _twice_negated(said):
+                    negated, negation_cue = True, cue.group(0).lower()
             modality, modality_cue = modality_of(d, dr)
             if modality == "must-not" and not negated:
                 negated, negation_cue = True, negation_cue or modality_cue

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from spacy.tokens import Doc, Token
+
+from graphcite.language.nlp import lemma
 from graphcite.language.parse import layout, parse
 from graphcite.language.predicates import is_verb
 
@@ -19,6 +22,20 @@ __all__ = ["parsed_slots"]
 Span = tuple[int, int]
 _SUBJECTS = frozenset({"nsubj", "nsubj:pass"})
 _BEFORE_VERB = frozenset({"aux", "aux:pass", "advmod", "neg"})
+
+
+# adverbs that stand before a verb, hardly ever before a noun: "never retries", "always signs"
+_VERB_ADVERBS = frozenset({"never", "always", "often", "usually", "rarely", "seldom", "sometimes", "not", "also",
+                           "still", "only", "automatically", "immediately"})
+
+
+def _verb_after_adverb(doc: Doc, token: Token) -> bool:
+    """A root the parse took for a noun that an adverb of frequency opens and that has a verb's form
+    ("The dispatcher never retries rate quotes": "retries" tagged as a noun)."""
+    if token.pos_ != "NOUN" or token.i == 0 or not token.lower_.endswith(("s", "ed")):
+        return False
+    before = doc[token.i - 1]
+    return before.lower_ in _VERB_ADVERBS and before.head.i == token.i
 
 
 @lru_cache(maxsize=8192)
@@ -36,7 +53,10 @@ def parsed_slots(text: str) -> tuple[Span, Span, Span | None] | None:
     if len(roots) != 1:
         return None
     verb = roots[0]
-    if verb.pos_ != "VERB" or not is_verb(verb.lemma_.lower()):
+    if verb.pos_ == "VERB":
+        if not is_verb(verb.lemma_.lower()):
+            return None
+    elif not (_verb_after_adverb(doc, verb) and is_verb(lemma(verb.lower_))):
         return None
     subject = next((c for c in verb.children if c.dep_ in _SUBJECTS and c.i < verb.i), None)
     if subject is None or subject.pos_ not in {"NOUN", "PROPN", "PRON"}:

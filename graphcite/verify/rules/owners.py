@@ -88,8 +88,8 @@ def attribute_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     word is in the sentence and in the same places but two, so the share of found words passes; the
     colours have changed owners. Each adjective the claim attaches to a noun (before it, or said of
     it) must be attached to that noun in the evidence when the evidence has both words: an adjective
-    the evidence gives only to another noun, while it describes the claim's noun by another adjective,
-    has been moved.
+    the evidence gives to another noun, while it gives the claim's noun an adjective the claim gives to
+    another, has changed places with it.
     """
     mine = attributes(claim.text)
     if not mine or evidence.block_type == "table_row":
@@ -100,7 +100,10 @@ def attribute_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         if (adjective, noun) in theirs:
             continue
         elsewhere = sorted(n for a, n in theirs if a == adjective and n != noun)
-        instead = sorted(a for a, n in theirs if n == noun and a != adjective)
+        # the adjective the evidence gives the noun instead must be one the claim gives to another noun: a
+        # swap ("pink shirt ... yellow board"), not another description ("a new study" / "effective tests")
+        moved = {a for a, n in mine if n != noun}
+        instead = sorted(a for a, n in theirs if n == noun and a != adjective and a in moved)
         if elsewhere and instead:
             problems.append(f"the evidence says {as_written(evidence.quote, adjective)!r} of "
                             f"{as_written(evidence.quote, elsewhere[0])!r} and "
