@@ -405,7 +405,8 @@ def find_elsewhere(store: Store, queries: Sequence[ElsewhereQuery], *,
         return {}
     postings = reads.term_postings(store, rare)
     if hidden:
-        postings = {t: [u for u in units if u not in set(hidden.get(t, ()))] for t, units in postings.items()}
+        hidden_sets = {t: set(units) for t, units in hidden.items()}  # once per term: the filter stays linear
+        postings = {t: [u for u in units if u not in hidden_sets.get(t, ())] for t, units in postings.items()}
     best: dict[int, list[str]] = {}
     for q in queries:
         scores: dict[str, float] = {}
