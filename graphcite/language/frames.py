@@ -420,6 +420,8 @@ def modality_of(head: Token) -> tuple[str, str | None]:
         chain.append(head.head)
     for token in chain:
         name = next((_modal_heads()[f] for f in _forms(token) if f in _modal_heads()), None) if token.i != head.i else None
+        if name and any(c.lower_ == "yet" for c in (*token.children, *head.children)):
+            name = None  # "have yet to show": not yet happened (an implicit negative), no duty
         if name:
             outer, _c = _negation(token)
             if outer and name == "may":

@@ -81,6 +81,8 @@ SUPPORTED = [
     ("A room is released after a quarter of an hour.", "A room is released after 15 minutes."),
     # a unit elided after "and" is the one before it
     ("Parts are covered for five years and labour for two.", "Parts are covered for 5 years and labour for 2 years."),
+    # an instruction is not a modal duty, and "have yet to" is no "have to"
+    ("Click here to go back to the login page.", "By clicking here, you can return to the login page."),
     # each description on its own thing, in other words around it
     ("The man in the red coat is holding a blue umbrella.", "A man in a red coat holds a blue umbrella in the rain."),
     # a limit equal to a range's end, and a comparison the range satisfies

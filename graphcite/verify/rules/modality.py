@@ -123,9 +123,10 @@ def duty_from_permission(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """
     if claim.connective or evidence.is_code:
         return SKIP
-    mine = read_modality(claim)[0]
+    frame = main_frame(claim.text)
+    mine = frame.modality if frame is not None else "asserted"
     if mine not in _DUTIES:
-        return SKIP
+        return SKIP  # a duty said by a modal ("must", "need to"); an instruction's mood is not compared here
     theirs, cue = evidence_modality(claim, evidence)
     if theirs not in _PERMISSIONS:
         return PASS
