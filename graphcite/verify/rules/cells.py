@@ -53,8 +53,8 @@ def cell_not_said(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         return SKIP
     claim_words = _words(claim.text)
     cell = named_column(claim.text, evidence.quote, evidence.table_headers, _word_cell)
-    if cell is None:
-        return SKIP
+    if cell is None or not claim_words & _words(cell.column):
+        return SKIP  # a veto needs the claim to name the column in its own words, not through a WordNet link
     cell_words = _words(cell.text)
     if not cell_words or _says(claim_words, cell_words):
         return PASS
