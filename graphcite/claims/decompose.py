@@ -79,7 +79,6 @@ from graphcite.lru import LruCache
 from graphcite.models import AtomicClaim, ExtractedValue
 
 Span = tuple[int, int]
-_NEGATION_IN_PREDICATE = re.compile(r"\b(?:not(?!\s+only\b)|never|cannot)\b|n['\u2019]t\b", re.I)
 
 __all__ = ["PART_DEFAULTS", "QUALIFIERS", "decompose", "score_sentence", "score_sentence_set", "without_footnote_marks"]
 
@@ -120,12 +119,23 @@ def _extract(text: str) -> list[ExtractedValue]:
     return list(extract_values(text))
 
 
-def _twice_negated(predicate: str) -> bool:
-    """A negated verb that itself says something did not happen ("never fails to log"): the two cancel."""
+def _negation_before_verb(predicate: str) -> str | None:
+    """The negation cue (the claim reader's own list, :func:`graphcite.language.cues.negation_pattern`)
+    standing before the verb of a predicate the parse gave ("never retries", "has not yet approved"); None
+    for "not only", and for a verb that itself says something did not happen ("never fails to log": the
+    two cancel)."""
+    from graphcite.language.cues import negation_pattern
     from graphcite.language.nlp import lemma
     from graphcite.language.words import word_list
 
-    return any(lemma(w.lower()) in word_list("implicative_negation") for w in re.findall(r"[A-Za-z]+", predicate))
+    words = re.findall(r"[A-Za-z]+", predicate)
+    if not words or any(lemma(w.lower()) in word_list("implicative_negation") for w in words):
+        return None
+    verb_at = predicate.rfind(words[-1])
+    for cue in negation_pattern().finditer(predicate, 0, verb_at):
+        if not re.match(r"\s+only\b", predicate[cue.end():], re.I):
+            return cue.group(0).lower()
+    return None
 
 
 def _with_parse(text: str, offset: int, subject: Span | None, predicate: Span | None,
@@ -199,10 +209,9 @@ def _finish(d: Doc, drafts: list[Draft], values: list[ExtractedValue]) -> list[A
         else:
             negated, negation_cue = negation_of(d, dr, subject_start)
             if not negated and pred_span is not None:  # the parse's predicate carries its "never" / "not"
-                said = d.text[pred_span[0]:pred_span[1]]
-                cue = _NEGATION_IN_PREDICATE.search(said)
-                if cue and not _twice_negated(said):
-                    negated, negation_cue = True, cue.group(0).lower()
+                cue = _negation_before_verb(d.text[pred_span[0]:pred_span[1]])
+                if cue is not None:
+                    negated, negation_cue = True, cue
             modality, modality_cue = modality_of(d, dr)
             if modality == "must-not" and not negated:
                 negated, negation_cue = True, negation_cue or modality_cue

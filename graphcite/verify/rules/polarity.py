@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from graphcite.language import lexicon
+from graphcite.language.cues import negation_pattern
 from graphcite.language.frames import content_words, frame_for, frames_of
 from graphcite.language.nlp import lemma
 from graphcite.language.words import STOPWORDS, Word, as_written, word_list, words_of
@@ -34,7 +35,6 @@ _AUX_FIRST = re.compile(r"\b(?:do|does|did|is|are|was|were|has|have|had|can|coul
 _BOUNDING = re.compile(r"\b(?:not|never|cannot|\w+n['\u2019]t)\s+(?:[a-z]+\s+){0,2}?(?:more|less|fewer|longer|"
                        r"shorter|higher|lower|greater|exceed(?:s|ed|ing)?|over|above|under|below)\b[^.;:!?\d]{0,24}\d",
                        re.I)
-_ANY_NEGATION = re.compile(r"\b(?:not|never|no|cannot|nor|without|\w+n['\u2019]t)\b", re.I)
 
 
 def bounds_a_number(text: str) -> bool:
@@ -42,7 +42,7 @@ def bounds_a_number(text: str) -> bool:
     more than 600 mg": at most 600 mg). Such a "not" is the value's bound, which the quantity rules
     compare; it denies nothing ("600 mg or less" and "not more than 600 mg" say one thing)."""
     bounding = list(_BOUNDING.finditer(text))
-    return bool(bounding) and len(_ANY_NEGATION.findall(text)) == len(bounding)
+    return bool(bounding) and len(negation_pattern().findall(text)) == len(bounding)
 
 
 def claim_negation(claim: AtomicClaim) -> str | None:
