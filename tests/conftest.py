@@ -24,6 +24,25 @@ LABELLED = ROOT / "graphcite" / "examples" / "labelled" / "set.jsonl"
 SHARED = ROOT.parent / "shared"
 BACKENDS = ["duckdb", "postgresql"]
 
+#: a restricted runbook and a public post that launders nothing: the documents the audience tests share
+KEYSTORE_RUNBOOK = """---
+title: Keystore runbook
+kind: manual
+visibility: restricted
+---
+# Keystore runbook
+
+Signing keys are rotated every 45 days.
+"""
+ROTATION_POST = """---
+title: Rotation post
+kind: post
+---
+# Rotation post
+
+Signing keys are rotated on a fixed schedule.
+"""
+
 # a second DuckDB writer waits this long for the lock before "store is locked" (30 s outside tests)
 os.environ.setdefault("GRAPHCITE_LOCK_WAIT", "2")
 _databases = itertools.count()

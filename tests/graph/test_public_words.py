@@ -16,24 +16,9 @@ import pytest
 
 from graphcite.audience import WITHHELD_TEXT, asked_publicly
 from graphcite.store import Store
+from tests.conftest import KEYSTORE_RUNBOOK, ROTATION_POST
 
-SECRET = """---
-title: Keystore runbook
-kind: manual
-visibility: restricted
----
-# Keystore runbook
-
-Signing keys are rotated every 45 days.
-"""
-POST = """---
-title: Rotation post
-kind: post
----
-# Rotation post
-
-Signing keys are rotated on a fixed schedule.
-"""
+SECRET, POST = KEYSTORE_RUNBOOK, ROTATION_POST
 FIGURES = (44, 45, 46)
 
 

@@ -21,24 +21,9 @@ import pytest
 from typer.testing import CliRunner
 
 from graphcite.store import SCHEMA_VERSION, Store
+from tests.conftest import KEYSTORE_RUNBOOK, ROTATION_POST
 
-SECRET = """---
-title: Keystore runbook
-kind: manual
-visibility: restricted
----
-# Keystore runbook
-
-Signing keys are rotated every 45 days.
-"""
-POST = """---
-title: Rotation post
-kind: post
----
-# Rotation post
-
-Signing keys are rotated on a fixed schedule.
-"""
+SECRET, POST = KEYSTORE_RUNBOOK, ROTATION_POST
 ANSWER = {"answer_id": "upgrade-demo", "claims": [
     {"text": "Signing keys are rotated every 45 days.",  # cites the restricted runbook itself
      "citations": [{"source": "ops/keys.md", "quote": "Signing keys are rotated every 45 days."}]},

@@ -30,24 +30,9 @@ import pytest
 from graphcite.audience import INTERNAL, PUBLIC, UNATTRIBUTED, audience_view, record_audience
 from graphcite.store import Store
 from graphcite.store.queries import RESTRICTED_KEYS_SQL
+from tests.conftest import KEYSTORE_RUNBOOK, ROTATION_POST
 
-SECRET = """---
-title: Keystore runbook
-kind: manual
-visibility: restricted
----
-# Keystore runbook
-
-Signing keys are rotated every 45 days.
-"""
-POST = """---
-title: Rotation post
-kind: post
----
-# Rotation post
-
-Signing keys are rotated on a fixed schedule.
-"""
+SECRET, POST = KEYSTORE_RUNBOOK, ROTATION_POST
 ANSWER = {"answer_id": "legacy", "claims": [
     # launders the runbook's figure: the internal check's origin finding names it, the public check has no mark
     {"text": "Signing keys are rotated every 45 days.", "citations": [{"source": "posts/rotation.md"}]},
