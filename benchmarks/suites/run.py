@@ -14,7 +14,7 @@ with the real verifier in the default configuration and with the lexical baselin
 false-support rate, precision and accuracy, then per kind the false claims that pass and the true
 claims that fail.
 
-    python -m benchmarks.suites.run [--part dev|heldout|all] [--json] [--by-rule] [--show]
+    python -m benchmarks.suites.run [--part dev|heldout|fresh|all] [--json] [--by-rule] [--show]
 """
 
 from __future__ import annotations
@@ -112,8 +112,8 @@ def _print(result: dict[str, Any], show: bool) -> None:
 
 def main(argv: list[str]) -> None:
     part = argv[argv.index("--part") + 1] if "--part" in argv else "dev"
-    if part not in ("dev", "heldout", "all"):
-        print(f"unknown --part {part}: expected dev, heldout or all")
+    if part not in ("dev", "heldout", "fresh", "all"):
+        print(f"unknown --part {part}: expected dev, heldout, fresh or all")
         raise SystemExit(2)
     result = run(part, by_rule="--by-rule" in argv)
     if "--json" in argv:
