@@ -6,7 +6,8 @@ that sentence by quote. Gold: SUPPORTS -> supported; REFUTES -> contradicts; NOT
 insufficient. The split is by claim (a hash of the claim id), so no claim is in both parts:
 ``dev`` is for development, ``heldout`` is scored once per session.
 
-    python -m benchmarks.realtext [--data climate-fever|sick|rte|healthver|covidfact|suite] [--part dev|heldout] [--limit N] [--threshold X]
+    python -m benchmarks.realtext [--data climate-fever|sick|rte|healthver|covidfact|factcheckbench|begin|suite]
+                                  [--part dev|heldout] [--limit N] [--threshold X]
                                   [--json] [--by-rule] [--dump FILE] [--no-baseline] [--disable GC207,...]
 
 ``benchmarks/contrast.py`` edits the claims of the supported pairs minimally (an entity, a number, an
@@ -23,7 +24,7 @@ so it doubles as a contrastive set) is read from ``$GRAPHCITE_SICK`` or ``.cache
 the evidence, sentence B the claim. Neither is copied into the project; each part skips when absent. The default configuration is scored beside the lexical
 baseline in the same run.
 
-Three more sets of other domains and styles, each read from ``.cache/`` (git-ignored; copied there from
+Five more sets of other domains and styles, each read from ``.cache/`` (git-ignored; copied there from
 public GitHub repositories, never downloaded by graphcite) or from an environment variable:
 
 - ``rte``: the PASCAL Recognising Textual Entailment pairs as GLUE distributes them (news and Wikipedia
@@ -37,6 +38,22 @@ public GitHub repositories, never downloaded by graphcite) or from an environmen
   a label of the claim, so each item cites all its sentences and every citation carries the claim's
   label. ``$GRAPHCITE_COVIDFACT`` or ``.cache/covidfact/COVIDFACT_dataset.jsonl`` (asaakyan/covidfact).
   The split is by evidence group, so a claim and its counter-claim are in the same part.
+- ``factcheckbench``: the stance pairs of Factcheck-Bench (Wang et al. 2023, Factcheck-GPT; Apache-2.0):
+  atomic claims from ChatGPT answers, each against the passages of web pages a search returned for it,
+  judged by people as completely-support / partially-support / refute / irrelevant -> supports /
+  insufficient / contradicts / insufficient (a partial support does not support the whole claim).
+  ``$GRAPHCITE_FACTCHECKBENCH`` or ``.cache/factcheckbench/subtask3_claim_evidence_stance.jsonl``
+  (yuxiaw/Factcheck-GPT, ``subtasks/``). A pair listed twice is read once, a pair judged both ways is
+  dropped, and so is a passage holding control characters (a few are binary files scraped as text);
+  the split is by claim, so all the passages of one claim are in one part.
+- ``begin``: BEGIN (Dziri et al. 2022), turns of four dialogue systems (GPT-2, T5, CTRL, DoHA) each
+  grounded on a knowledge snippet (Wikipedia for Wizard of Wikipedia and CMU-DoG, Wikipedia, news and
+  Reddit for Topical-Chat), judged by people as Fully attributable / Not fully attributable / Generic
+  -> supports / insufficient / (dropped: a generic turn, "that sounds fun", states nothing to check).
+  ``$GRAPHCITE_BEGIN`` or ``.cache/begin/`` holding the ``begin_*.tsv`` files (google/BEGIN-dataset:
+  ``wow/begin_dev_wow.tsv``, ``wow/begin_test_wow.tsv``, ``cmu-dog/begin_dev_cmu.tsv``,
+  ``topicalchat/begin_dev_tc.tsv``). The split is by snippet, so every system's answer to one turn is
+  in one part.
 
 ``--data suite`` runs our own multi-domain suite (``benchmarks/suites/run.py``).
 """
@@ -47,6 +64,7 @@ import csv
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -60,11 +78,16 @@ SICK_FILE = Path(os.environ.get("GRAPHCITE_SICK", ROOT / ".cache" / "sick" / "SI
 RTE_DIR = Path(os.environ.get("GRAPHCITE_RTE", ROOT / ".cache" / "rte"))
 HEALTHVER_DIR = Path(os.environ.get("GRAPHCITE_HEALTHVER", ROOT / ".cache" / "healthver"))
 COVIDFACT_FILE = Path(os.environ.get("GRAPHCITE_COVIDFACT", ROOT / ".cache" / "covidfact" / "COVIDFACT_dataset.jsonl"))
+BEGIN_DIR = Path(os.environ.get("GRAPHCITE_BEGIN", ROOT / ".cache" / "begin"))
+FACTCHECKBENCH_FILE = Path(os.environ.get(
+    "GRAPHCITE_FACTCHECKBENCH", ROOT / ".cache" / "factcheckbench" / "subtask3_claim_evidence_stance.jsonl"))
 CACHE = ROOT / ".cache" / "realtext"
 GOLD = {"SUPPORTS": "supports", "REFUTES": "contradicts", "NOT_ENOUGH_INFO": "insufficient",
         "ENTAILMENT": "supports", "CONTRADICTION": "contradicts", "NEUTRAL": "insufficient",
         "Supports": "supports", "Refutes": "contradicts", "Neutral": "insufficient",
-        "SUPPORTED": "supports", "REFUTED": "contradicts", "NOT_ENTAILMENT": "insufficient"}
+        "SUPPORTED": "supports", "REFUTED": "contradicts", "NOT_ENTAILMENT": "insufficient",
+        "completely-support": "supports", "partially-support": "insufficient", "refute": "contradicts",
+        "irrelevant": "insufficient", "Fully attributable": "supports", "Not fully attributable": "insufficient"}
 
 
 def part_of(claim_id: str) -> str:
@@ -134,6 +157,37 @@ def _covidfact_records(path: Path) -> list[dict[str, Any]]:
                                    "article": "", "evidence_label": row["label"], "entropy": 0.0}
                                   for e in dict.fromkeys(sentences)]})
     return out
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _factcheckbench_records(path: Path) -> list[dict[str, Any]]:
+    """Factcheck-Bench stance pairs (claim, web passage, stance), each pair once; split by claim text."""
+    stances: dict[tuple[str, str], set[str]] = {}
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        if not raw.strip():
+            continue
+        row = json.loads(raw)
+        claim, evidence = (row.get("claim") or "").strip(), (row.get("evidence") or "").strip()
+        if claim and evidence and row.get("stance") in GOLD and not _CONTROL.search(evidence):
+            stances.setdefault((claim, evidence), set()).add(row["stance"])
+    return [_pair(f"fcb-{number}", claim, evidence, next(iter(labels)), group=claim.lower())
+            for number, ((claim, evidence), labels) in enumerate(stances.items()) if len(labels) == 1]
+
+
+def _begin_records(folder: Path) -> list[dict[str, Any]]:
+    """BEGIN turns (knowledge snippet = evidence, response = claim), each pair once; split by snippet."""
+    labels: dict[tuple[str, str], str] = {}
+    for path in sorted(folder.glob("begin_*.tsv")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            for row in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
+                knowledge, response = (row.get("knowledge") or "").strip(), (row.get("response") or "").strip()
+                label = (row.get("begin_label") or "").strip()
+                if knowledge and response and label in GOLD:
+                    labels.setdefault((knowledge, response), label)
+    return [_pair(f"begin-{number}", response, knowledge, label, group=knowledge.lower())
+            for number, ((knowledge, response), label) in enumerate(labels.items())]
 
 
 def _records(data_file: Path) -> list[dict[str, Any]]:
@@ -229,6 +283,8 @@ DATASETS: dict[str, tuple[Any, ...]] = {
     "rte": (RTE_DIR, CACHE.parent / "realtext-rte", _rte_records),
     "healthver": (HEALTHVER_DIR, CACHE.parent / "realtext-healthver", _healthver_records),
     "covidfact": (COVIDFACT_FILE, CACHE.parent / "realtext-covidfact", _covidfact_records),
+    "factcheckbench": (FACTCHECKBENCH_FILE, CACHE.parent / "realtext-factcheckbench", _factcheckbench_records),
+    "begin": (BEGIN_DIR, CACHE.parent / "realtext-begin", _begin_records),
 }
 
 

@@ -1,7 +1,7 @@
 """The multi-domain suite (benchmarks/suites) is well formed, and the real-text loaders read their formats.
 
 Every claim cites a document of the manifest by a quote that occurs in it verbatim, names a known kind
-whose truth matches its label, and explains itself; the dev and held-out parts share no document.
+whose truth matches its label, and explains itself; the dev, held-out and fresh parts share no document.
 """
 
 from __future__ import annotations
@@ -12,11 +12,21 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.realtext import _covidfact_records, _healthver_records, _rte_records, part_of
+from benchmarks.realtext import (
+    BEGIN_DIR,
+    FACTCHECKBENCH_FILE,
+    _begin_records,
+    _covidfact_records,
+    _factcheckbench_records,
+    _healthver_records,
+    _rte_records,
+    part_of,
+)
 from benchmarks.suites.run import DOCS, load_claims, load_manifest
 from graphcite.models import RELATIONS
 
 MANIFEST = load_manifest()
+PARTS = ("dev", "heldout", "fresh")
 CLAIMS = load_claims()
 
 
@@ -28,7 +38,7 @@ def test_every_document_is_in_the_manifest_with_a_domain_and_one_part() -> None:
     on_disk = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")}
     assert on_disk == set(MANIFEST["documents"])
     for entry in MANIFEST["documents"].values():
-        assert entry["part"] in ("dev", "heldout")
+        assert entry["part"] in PARTS
         assert entry["domain"]
     assert len({e["domain"] for e in MANIFEST["documents"].values()}) >= 4
 
@@ -68,11 +78,22 @@ def test_claim_is_well_formed(claim: dict) -> None:
 
 def test_parts_are_disjoint_by_document_and_dev_is_about_sixty_percent() -> None:
     docs_of = {part: {cit["source"] for c in CLAIMS if c["part"] == part for cit in c["citations"]}
-               for part in ("dev", "heldout")}
-    assert docs_of["dev"] and docs_of["heldout"]
-    assert not docs_of["dev"] & docs_of["heldout"]
-    share = Counter(c["part"] for c in CLAIMS)["dev"] / len(CLAIMS)
-    assert 0.55 <= share <= 0.75
+               for part in PARTS}
+    assert all(docs_of.values())
+    for i, part in enumerate(PARTS):
+        for other in PARTS[i + 1:]:
+            assert not docs_of[part] & docs_of[other], (part, other)
+    parts = Counter(c["part"] for c in CLAIMS)
+    assert set(parts) <= set(PARTS)
+    share = parts["dev"] / (parts["dev"] + parts["heldout"])
+    assert 0.55 <= share <= 0.75, "the fresh part is extra; dev and held-out keep their split"
+
+
+def test_the_fresh_part_is_balanced_and_holds_every_kind_of_false_claim() -> None:
+    fresh = [c for c in CLAIMS if c["part"] == "fresh"]
+    assert len(fresh) >= 60
+    assert 0.4 <= sum(c["gold_supported"] for c in fresh) / len(fresh) <= 0.6
+    assert set(MANIFEST["false_kinds"]) <= {c["kind"] for c in fresh if not c["gold_supported"]}
 
 
 def test_every_kind_of_false_claim_is_present() -> None:
@@ -110,3 +131,54 @@ def test_covidfact_reader_keeps_all_sentences_of_a_claim(tmp_path: Path) -> None
     assert [len(r["evidences"]) for r in records] == [2, 2]
     assert records[0]["group"] == records[1]["group"], "a claim and its counter-claim share a part"
     assert all(r["multi"] for r in records)
+
+
+def test_factcheckbench_reader_reads_each_pair_once_and_keeps_a_claim_in_one_part(tmp_path: Path) -> None:
+    path = tmp_path / "stance.jsonl"
+    rows = [{"claim": "The bridge opened in 1932.", "evidence": "The bridge was opened in March 1932.",
+             "stance": "completely-support"},
+            {"claim": "The bridge opened in 1932.", "evidence": "The bridge was opened in March 1932.",
+             "stance": "completely-support"},
+            {"claim": "The bridge opened in 1932.", "evidence": "Tolls were lifted in 1950.", "stance": "irrelevant"},
+            {"claim": "The bridge opened in 1932.", "evidence": "It opened to traffic in 1929.", "stance": "refute"},
+            {"claim": "The bridge opened in 1932.", "evidence": "It opened to traffic in 1929.", "stance": "irrelevant"},
+            {"claim": "The bridge is 500 m long.", "evidence": "Its span is 503 m.", "stance": "partially-support"},
+            {"claim": "The bridge is 500 m long.", "evidence": "A scraped\u0000binary file", "stance": "refute"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    records = _factcheckbench_records(path)
+    labels = [r["evidences"][0]["evidence_label"] for r in records]
+    assert labels == ["completely-support", "irrelevant", "partially-support"], "duplicates once, conflicts dropped"
+    assert len({r["claim_id"] for r in records}) == 3
+    bridge = {part_of(r["group"]) for r in records if r["claim"].startswith("The bridge opened")}
+    assert len(bridge) == 1, "one claim's passages stay in one part"
+
+
+@pytest.mark.skipif(not FACTCHECKBENCH_FILE.exists(), reason="Factcheck-Bench is not in .cache/factcheckbench/")
+def test_factcheckbench_cache_reads_whole() -> None:
+    records = _factcheckbench_records(FACTCHECKBENCH_FILE)
+    assert len(records) > 3000
+    assert {r["evidences"][0]["evidence_label"] for r in records} == {
+        "completely-support", "partially-support", "refute", "irrelevant"}
+
+
+def test_begin_reader_drops_generic_turns_and_keeps_a_snippet_in_one_part(tmp_path: Path) -> None:
+    head = "model_name\tdata_source\tknowledge\tmessage\tresponse\tbegin_label\n"
+    snippet = "The lighthouse was built in 1874 and automated in 1990."
+    (tmp_path / "begin_dev_wow.tsv").write_text(
+        head + f"t5\twow\t{snippet}\tDo you like lighthouses?\tIt was built in 1874.\tFully attributable\n"
+        f"gpt2\twow\t{snippet}\tDo you like lighthouses?\tIt was built by sailors.\tNot fully attributable\n"
+        f"ctrl\twow\t{snippet}\tDo you like lighthouses?\tI love that!\tGeneric\n", encoding="utf-8")
+    (tmp_path / "begin_test_wow.tsv").write_text(
+        head + f"doha\twow\t{snippet}\tDo you like lighthouses?\tIt was built in 1874.\tFully attributable\n",
+        encoding="utf-8")
+    records = _begin_records(tmp_path)
+    assert [r["evidences"][0]["evidence_label"] for r in records] == ["Fully attributable", "Not fully attributable"]
+    assert records[0]["claim"] == "It was built in 1874." and records[0]["evidences"][0]["evidence"] == snippet
+    assert len({part_of(r["group"]) for r in records}) == 1
+
+
+@pytest.mark.skipif(not BEGIN_DIR.exists(), reason="BEGIN is not in .cache/begin/")
+def test_begin_cache_reads_whole() -> None:
+    records = _begin_records(BEGIN_DIR)
+    assert len(records) > 4500
+    assert {r["evidences"][0]["evidence_label"] for r in records} == {"Fully attributable", "Not fully attributable"}
