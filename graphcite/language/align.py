@@ -412,6 +412,56 @@ def _other_modifier(claim: _Claim, at: int, ev: _Evidence, accepted: frozenset[s
     return None
 
 
+def _in_its_place(claim: _Claim, at: int, ev: _Evidence) -> str | None:
+    """Another content word exactly where the missing word would be: both its neighbours are in the
+    evidence side by side with one other word between them ("Swedish prime minister" / "Swedish
+    Foreign Minister", "protection in mice during an outbreak" / "protection in humans during an
+    outbreak"). The evidence speaks of something else in the same words; no lexicon link is needed
+    to see the substitution, only the frame around it. Two function words alone ("in ... during")
+    are too weak a frame: then one more word on either side must match too. Verbs are left to the
+    predicate rules (GC202), which know how often a verb is reworded."""
+    words, text = claim.words, claim.text
+    if at == 0 or at + 1 >= len(words):
+        return None
+    left, word, right = words[at - 1], words[at], words[at + 1]
+    if not (_joined(text, left, word) and _joined(text, word, right)):
+        return None
+    weak = left.lemma in STOPWORDS and right.lemma in STOPWORDS
+    ev_words, ev_text = ev.words, ev.text
+    for j in ev.at_lemma.get(left.lemma, ()):
+        if j + 2 >= len(ev_words) or ev_words[j + 2].lemma != right.lemma:
+            continue
+        other = ev_words[j + 1]
+        if not (_joined(ev_text, ev_words[j], other) and _joined(ev_text, other, ev_words[j + 2])):
+            continue
+        if other.lemma in STOPWORDS or other.lower in STOPWORDS or other.lemma in claim.lemmas \
+                or any(c.isdigit() for c in other.surface):
+            continue
+        if _akin(word, other):
+            continue  # a word the lexicon links to the claim's, in a sense the alignment did not accept
+        if weak and not (at >= 2 and j >= 1 and words[at - 2].lemma == ev_words[j - 1].lemma) \
+                and not (at + 2 < len(words) and j + 3 < len(ev_words) and words[at + 2].lemma == ev_words[j + 3].lemma):
+            continue
+        return other.lower
+    return None
+
+
+def _akin(word: Word, other: Word) -> bool:
+    """Whether the lexicon links two words by anything but their being two kinds of one thing: a
+    synonym through the written form ("sunglasses" / "shades"), a broader or narrower word ("shorten" /
+    "cut"), a similar adjective ("muddy" / "dirty")."""
+    for a in dict.fromkeys((word.lemma, word.lower)):
+        for b in dict.fromkeys((other.lemma, other.lower)):
+            if lexicon.related(a, b) not in {None, "sibling", "antonym"} or lexicon.is_similar(a, b):
+                return True
+    return False
+
+
+def _joined(text: str, a: Word, b: Word) -> bool:
+    """Two words written next to each other: nothing but a space or a hyphen between them."""
+    return text[a.end:b.start] in {" ", "-"}
+
+
 def _verbal(words: tuple[Word, ...], at: int) -> bool:
     """The word is used as a verb: an inflected verb form not opened by a determiner ("is wearing",
     "people wearing hats"; not "a building", "the painting")."""
@@ -583,6 +633,8 @@ def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment
                 status, by, relation = "other", stand_in, "cohyponym"
             elif modifier := _other_modifier(side, at, ev, accepted):
                 status, by, relation = "other", modifier, "modifier"
+            elif not verbal and (placed := _in_its_place(side, at, ev)):
+                status, by, relation = "other", placed, "in its place"
         unfound[at] = status in {"missing", "other"}
         slots.append(Slot(lemma_, "word", status, by, relation, weight))
     return Alignment(tuple(slots))

@@ -118,8 +118,25 @@ def test_another_value_of_the_same_property_on_the_same_noun() -> None:
     assert is_adjective("brown") and not is_adjective("beach") and not is_adjective("the")
     assert same_attribute("blue", "green") and not same_attribute("slow", "large")
     assert _slots("A brown dog swam.", "A white dog swam.")["brown"] == ("other", "modifier")
-    # another property of the same thing: the evidence is silent on the claim's, not against it
-    assert _slots("A slow endpoint failed.", "A large endpoint failed.")["slow"][0] == "missing"
+    # another property of the same thing is not another value of it; the word stands in the claim's
+    # place all the same, so the evidence speaks of another endpoint than the claim's (insufficient)
+    assert _slots("A slow endpoint failed.", "A large endpoint failed.")["slow"] == ("other", "in its place")
+    assert _slots("A slow endpoint failed.", "The endpoint failed.")["slow"][0] == "missing"
+
+
+def test_another_word_framed_by_the_same_words_stands_in_the_claims_place() -> None:
+    assert _slots("The deputy harbour master signs.", "The chief harbour master signs.")["deputy"] == \
+        ("other", "in its place")
+    # a word the lexicon links to the claim's is a rewording, not another thing
+    assert _slots("A man in sunglasses sat here.", "A man in shades sat here.")["sunglass"][0] != "other"
+    # two function words alone are too weak a frame; one more matching word makes it
+    assert _slots("Cats sleep in boxes at night.", "Dogs run in circles at noon.")["box"][0] == "missing"
+    assert _slots("Protection was seen in mice during the trial.",
+                  "Protection was seen in humans during the trial.")["mouse"][0] == "other"
+    assert _slots("The tour visits the old harbour at dawn.",
+                  "The tour visits the fish harbour at dawn.")["old"] == ("other", "in its place")
+    # the words must be written side by side: a comma breaks the frame
+    assert _slots("The deputy harbour master signs.", "The deputy, harbour master signs.")["deputy"][0] == "found"
     # a near-synonym in the same cluster, or one derived from it, is a rewording
     assert is_similar("huge", "big") and is_similar("darkened", "dark") and not is_similar("rocky", "sandy")
     assert not is_similar("wet", "dry")  # antonyms never

@@ -79,7 +79,8 @@ def _compare(old: types.ModuleType, pairs: list[tuple[str, str]]) -> int:
         claim, evidence = new._folded(claim), new._folded(evidence)
         before = _rows(old._align.__wrapped__(claim, evidence, accepted))
         after = _rows(new._aligned(new._claim_side(claim), new._evidence_side(evidence), accepted))
-        changed = {i for i, row in enumerate(before) if _class_named(row)}
+        changed = {i for i, row in enumerate(before) if _class_named(row)} | \
+            {i for i, row in enumerate(after) if row[4] == "in its place"}  # session 11, on purpose
         before = tuple(row for i, row in enumerate(before) if i not in changed)
         after = tuple(row for i, row in enumerate(after) if i not in changed)
         assert after == before, (claim, evidence)

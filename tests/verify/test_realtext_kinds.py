@@ -43,9 +43,6 @@ SUPPORTED = [
     # the claim names the evidence's thing by its class, in a less used sense the thing picks
     ("A child is playing an instrument in the hall.", "A child is playing the cello in the hall."),
     ("A kid is feeding the ducks.", "A boy is feeding the ducks by the pond."),
-    # another property of the same thing leaves the claim's unsaid, not denied (the threshold decides)
-    ("The slow endpoint answered each request in about 25 seconds.",
-     "The large endpoint answered each request in about 25 seconds."),
     # a small count stated by listing the things one by one, and people counted as persons
     ("Two dogs are playing in the snow.", "A brown dog and a grey dog are playing in the snow."),
     ("Two people are sitting on the bench.", "A man and a woman are sitting on the bench."),
@@ -100,6 +97,11 @@ SUPPORTED = [
 ]
 
 UNSUPPORTED = [
+    # another word where the claim's stands, framed by the same words: the evidence names another
+    # endpoint than the claim's, even if of another property (session 11; it was "supported" before)
+    ("The slow endpoint answered each request in about 25 seconds.",
+     "The large endpoint answered each request in about 25 seconds."),
+    ("Swiss border guards stopped the convoy at dawn.", "Swiss customs guards stopped the convoy at dawn."),
     # the negated clause is the one that says the claim's verb, even where another clause shares more words
     ("Mrs Okafor owned the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),
     ("Mrs Okafor never ran the bakery.", "Mrs Okafor ran the bakery for ten years, although she never owned it."),

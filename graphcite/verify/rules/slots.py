@@ -62,8 +62,11 @@ def alignment_for(claim: AtomicClaim, evidence: Evidence) -> Alignment:
 
 
 @rule("GC204", "slot-filled-by-other", family="slots", effect="insufficient",
-      good=[("Jan Visser was a Dutch painter.", "Jan Visser (1901-1970) was a Dutch painter of harbours.")],
+      good=[("Jan Visser was a Dutch painter.", "Jan Visser (1901-1970) was a Dutch painter of harbours."),
+            ("A man in sunglasses is sitting on a bench.", "A man in shades is sitting on a bench.")],
       bad=[("Jan Visser was a Dutch painter.", "Jan Visser was a Belgian painter."),
+           ("The deputy harbour master signs the permits.", "The chief harbour master signs the permits."),
+           ("Refunds go to the original card within five days.", "Refunds go to the store card within five days."),
            ("The museum is in Oslo.", "The museum is located in Bergen, Norway."),
            ("The girl is playing a violin on the porch.", "The girl is playing a trumpet on the porch.")])
 def slot_filled_by_other(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
@@ -71,7 +74,9 @@ def slot_filled_by_other(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
 
     "A Dutch painter" against "a Belgian painter", "in Oslo" against "in Bergen", or "playing a
     violin" against "playing a trumpet": every other word matches, so the share of shared words stays
-    high, yet the one slot that carries the fact is filled by something else. The evidence does not
+    high, yet the one slot that carries the fact is filled by something else. The other word need not
+    be a kind of the same thing: "the deputy harbour master" against "the chief harbour master" has
+    another word framed by the same words on both sides, which no paraphrase explains. The evidence does not
     say the claim (it may say the opposite, but a painter can hold two nationalities, so the rule
     says insufficient rather than contradicts).
     """
