@@ -135,7 +135,9 @@ def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str,
     G = nx.MultiDiGraph(audience=audience, selection=selection.kind, answer_rev=selection.answer_rev or "",
                         answer_id=selection.answer_id or "", source_key=red.key(selection.source_key) or "")
     G.graph["claim_order"] = [c["claim_id"] for c in got.claims]
-    for key, row in got.sources.items():
+    # Sources and revisions in the order of the names the audience sees (a restricted key by its placeholder,
+    # so a node's place never tells where the restricted key sorts among public ones).
+    for key, row in sorted(got.sources.items(), key=lambda item: red.key(item[0]) or item[0]):
         restricted = red.is_restricted(key=key)
         G.add_node(node_id("source", red.key(key) or key), kind="source", key=red.key(key),
                    title=None if restricted else row["title"], source_kind=None if restricted else row["kind"],
@@ -152,7 +154,8 @@ def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str,
         G.add_edge(node_id("source", red.key(link["from_key"]) or ""), node_id("source", red.key(link["to_key"]) or ""),
                    key=link["relation"], kind=link["relation"])
     current = {row["current_revision"] for row in got.sources.values()}
-    for rev_id, row in got.revisions.items():
+    revisions = sorted(got.revisions.items(), key=lambda item: (red.key(item[1]["source_key"]) or "", item[1]["seq"]))
+    for rev_id, row in revisions:
         rid = red.revision(rev_id) or rev_id
         hidden = red.is_restricted(revision=rev_id)  # an old public revision of a restricted source is restricted
         G.add_node(node_id("revision", rid), kind="revision", revision_id=rid, source_key=red.key(row["source_key"]),
@@ -161,7 +164,7 @@ def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str,
                    visibility="restricted" if hidden else row["visibility"], restricted=hidden,
                    label=f"{red.key(row['source_key'])}@{row['seq']}")
         G.add_edge(node_id("revision", rid), node_id("source", red.key(row["source_key"]) or ""), key="of", kind="of")
-    for rev_id, row in got.revisions.items():
+    for rev_id, row in revisions:
         previous = row["previous_revision"]
         if previous and previous in got.revisions:
             G.add_edge(node_id("revision", red.revision(rev_id) or rev_id),

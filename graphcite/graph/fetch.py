@@ -194,26 +194,30 @@ def fetch(store: Store, selection: Selection, *, audience: str = "internal") -> 
     unverified = [c["claim_id"] for c in got.claims if c["claim_id"] not in got.verdicts]
     for row in q.given_citations(store, unverified):
         got.given_citations.setdefault(row["claim_id"], []).append(row)
-    unit_ids: set[str] = set()
+    unit_ids: dict[str, None] = {}  # in the order the claims name them (an order only public structure decides)
     revision_ids: set[str] = set()
     keys: set[str] = set()
-    for verdict in got.verdicts.values():
-        report = verdict["report"]
+    for claim in got.claims:
+        verdict = got.verdicts.get(claim["claim_id"])
+        report = verdict["report"] if verdict else {}
         for cit in report.get("citations", []):
-            unit_ids.update([cit["unit_id"]] if cit.get("unit_id") else [])
+            unit_ids.update({cit["unit_id"]: None} if cit.get("unit_id") else {})
             revision_ids.update([cit["revision"]] if cit.get("revision") else [])
             keys.update([cit["source"]] if cit.get("source") else [])
         for item in report.get("contradicting_evidence", []):
-            unit_ids.add(item["unit_id"])
-    for cits in got.given_citations.values():
-        for cit in cits:
-            unit_ids.update([cit["chunk_id"]] if cit.get("chunk_id") else [])
+            unit_ids[item["unit_id"]] = None
+        for cit in got.given_citations.get(claim["claim_id"], []):
+            unit_ids.update({cit["chunk_id"]: None} if cit.get("chunk_id") else {})
             keys.update([cit["source_key"]] if cit.get("source_key") else [])
     if selection.source_key:
         keys.add(selection.source_key)
-    for row in q.unit_rows(store, unit_ids):
-        got.units[row["unit_id"]] = row
-        keys.add(row["source_key"])
+    # The rows come back in the store's physical order, which depends on ingest timing (and so on how
+    # long restricted documents took to parse): the graph keeps the claims' order instead.
+    rows = {row["unit_id"]: row for row in q.unit_rows(store, unit_ids)}
+    for unit_id in unit_ids:
+        if unit_id in rows:
+            got.units[unit_id] = rows[unit_id]
+            keys.add(rows[unit_id]["source_key"])
     revision_ids -= {u["revision_id"] for u in got.units.values()}
     keys |= q.revision_source_keys(store, revision_ids)
     _fetch_lineage(store, got, keys, downstream=selection.source_key)
@@ -338,7 +342,7 @@ def _in_force(found: list[dict[str, Any]], start: set[str], sources: dict[str, d
 def _read_sources(store: Store, got: Fetched, keys: set[str], cards: _Cards | None) -> None:
     """``got.sources`` for ``keys``: from source_lineage (one lookup for the keys not read yet), else the source table."""
     if cards is None:
-        for row in q.source_rows(store, keys - set(got.sources)):
+        for row in sorted(q.source_rows(store, keys - set(got.sources)), key=lambda r: r["key"]):
             got.sources[row["key"]] = row
         return
     unread = keys - cards.seen - cards.unknown
@@ -347,7 +351,7 @@ def _read_sources(store: Store, got: Fetched, keys: set[str], cards: _Cards | No
     cards.unknown |= unread - cards.seen
     for key in sorted(keys & set(cards.sources)):
         got.sources[key] = cards.sources[key]
-    for row in q.source_rows(store, keys & cards.unknown):
+    for row in sorted(q.source_rows(store, keys & cards.unknown), key=lambda r: r["key"]):
         got.sources[row["key"]] = row
 
 

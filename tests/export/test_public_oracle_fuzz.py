@@ -176,7 +176,7 @@ def writable_pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str
         store.close()
 
 
-def _stored_views(store: Store, answer: dict[str, Any]) -> str:
+def _stored_views(store: Store, answer: dict[str, Any], *, audience: str = "public") -> str:
     """What the public sees of an answer a public check stored: the check's report, the chain and the
     graph export of it (a reviewer's token on a public server stores its answers)."""
     from graphcite.export.networkx_formats import cytoscape_elements
@@ -184,16 +184,13 @@ def _stored_views(store: Store, answer: dict[str, Any]) -> str:
     from graphcite.graph.build import build_graph
     from graphcite.verify import check_answer
 
-    report = check_answer(store, answer, audience="public")
-    seen = [report, chain(store, answer["answer_id"], audience="public"),
-            cytoscape_elements(build_graph(store, answer=answer["answer_id"], audience="public"))]
+    report = check_answer(store, answer, audience=audience)
+    seen = [report, chain(store, answer["answer_id"], audience=audience),
+            cytoscape_elements(build_graph(store, answer=answer["answer_id"], audience=audience))]
     text = json.dumps(seen, sort_keys=True, default=str)
     return re.sub(r'"(verified_at|elapsed_ms|last_verified_at|stored_at)": [^,}\]]*', r'"\1": ""', text)
 
 
-@pytest.mark.xfail(strict=False, reason="OPEN DEFECT (session 10 closing note): about one run in three finds a "
-                   "stored public answer whose chain/graph differs between the two stores; found at the session's "
-                   "end, not yet explained")
 @settings(FUZZ, max_examples=10 * SCALE)
 @given(data=st.data())
 def test_an_answer_a_public_check_stored_looks_the_same_in_both_stores(writable_pair: dict[str, Any],
@@ -207,6 +204,46 @@ def test_an_answer_a_public_check_stored_looks_the_same_in_both_stores(writable_
     answer["answer_id"] = f"stored-probe-{_digest(answer)}"
     first, second = (_stored_views(writable_pair["stores"][k], answer) for k in ("a", "b"))
     assert first == second, json.dumps(answer)
+
+
+#: the tables whose rows a graph reads by id, and so in the store's physical order unless it orders them
+REORDERED = ("evidence_unit", "source", "source_revision", "source_link", "source_lineage")
+
+
+def _reverse_rows(db: Path) -> None:
+    """Rewrite each of :data:`REORDERED` with its rows in reverse order (same rows, other physical order)."""
+    with Store(db) as store:
+        for table in REORDERED:
+            store.execute(f"CREATE TEMP TABLE reordered AS SELECT * FROM {table} ORDER BY rowid DESC")
+            store.execute(f"DELETE FROM {table}")
+            store.execute(f"INSERT INTO {table} SELECT * FROM reordered")
+            store.execute("DROP TABLE reordered")
+
+
+def test_a_stored_answer_looks_the_same_whatever_order_the_store_keeps_its_rows(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The fuzz property's failure, made deterministic: the graph listed units in the order the store
+    returned them, which follows ingest timing (how long each document, restricted ones too, took), so
+    two stores differing only in restricted text listed the same public units in another order. The
+    internal graph must not follow the row order either: a store and its reordered copy look the same."""
+    first, _ = _build(tmp_path_factory.mktemp("order-a"), False)
+    copy, _ = _build(tmp_path_factory.mktemp("order-a-reversed"), False)
+    second, _ = _build(tmp_path_factory.mktemp("order-b-reversed"), True)
+    _reverse_rows(copy)
+    _reverse_rows(second)
+    answer = {"answer_id": "stored-order-probe", "claims": [
+        {"text": "Signing keys are rotated every 400 days.", "citations": [{"source": "posts/rotation.md"}]},
+        {"text": "Webhook deliveries time out after 1,234 seconds.", "citations": [{"source": "posts/rotation.md"}]},
+        {"text": "Audit logs are kept for 45 days.", "citations": [
+            {"source": "notes/audit.md", "quote": "Audit logs are kept for 90 days."}, {"source": "decisions/dr-7.md"}]}]}
+    with Store(first) as a, Store(copy) as a_reversed, Store(second) as b_reversed:
+        order = {s.scalar("SELECT string_agg(unit_id, ',') FROM evidence_unit") for s in (a, a_reversed)}
+        assert len(order) == 2  # same rows, another physical order
+        public = [_stored_views(s, answer) for s in (a, b_reversed)]
+        assert public[0] == public[1]
+        internal = [_stored_views(s, {**answer, "answer_id": "stored-order-internal"}, audience="internal")
+                    for s in (a, a_reversed)]
+        assert internal[0] == internal[1]
 
 
 def _names_restricted(citation: dict[str, Any]) -> bool:
