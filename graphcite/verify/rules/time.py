@@ -6,6 +6,8 @@ import re
 
 from graphcite.language.dates import DatePart, dates_agree, dates_in, ordinals_in, share_a_part, times_in
 from graphcite.language.nlp import lemma
+from graphcite.language.parse import parse
+from graphcite.language.words import word_list
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
@@ -170,3 +172,32 @@ def ordinal_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
             problems.append(f"claim says {o.surface!r} {noun}, evidence says "
                             + ", ".join(repr(e.surface) for e in same_noun[:3]))
     return failures(problems)
+
+
+def _ranks_a_noun(text: str, start: int) -> bool:
+    """Whether the ordinal at ``start`` ranks a noun ("the second prize", "her 3rd album"), as the parse
+    reads it; "first opened in 1990" and "within a second" rank nothing."""
+    token = next((t for t in parse(text) if t.idx == start), None)
+    return token is not None and token.dep_ in {"amod", "nummod"} and token.head.pos_ in {"NOUN", "PROPN"} \
+        and token.head.i > token.i
+
+
+@rule("GC315", "rank-not-in-evidence", family="time", effect="insufficient",
+      good=[("She won the second prize in the county show.", "She took the second prize at the county show."),
+            ("Her 3rd album sold well.", "Her third album sold well in Japan.")],
+      bad=[("She won the second prize in the county show.", "She won a prize at the county show."),
+           ("It was the club's fourth title.", "The club won the title again in May.")])
+def rank_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
+    """A rank the claim gives a thing must be stated: "won the second prize" against "won a prize at
+    the show" shares every word but the one that makes the claim specific, and the share of found
+    words passes it. An ordinal is a value (GC314 compares two of them); one the evidence never
+    states is as unsaid as a missing number. Only an ordinal that ranks a noun counts: "first opened
+    in 1990" ranks nothing. "First" is left out: a verb of beginning says it ("originated in",
+    "premiered", "founded"). So is a percentile, a statistic the quantity rules compare (GC308)."""
+    mine = [o for o in ordinals_in(claim.text) if o.value > 1 and _ranks_a_noun(claim.text, o.start)
+            and _ranked(claim.text, o.start, o.surface) not in word_list("ranked_statistics")]
+    if not mine:
+        return SKIP
+    stated = {o.value for o in ordinals_in(evidence.envelope)}
+    return failures(f"the evidence gives no {o.surface!r} {_ranked(claim.text, o.start, o.surface) or ''}".rstrip()
+                    for o in mine if o.value not in stated)
