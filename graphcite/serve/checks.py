@@ -116,7 +116,8 @@ class CheckDesk:
         self._writer: asyncio.Task[None] | None = None
         self._write_slot = anyio.CapacityLimiter(1)  # the writer's thread never waits behind request threads
         #: preparation is mostly Python under the GIL: more threads at it add no speed, only contention
-        self._prepare_slots = anyio.CapacityLimiter(_PREPARING)
+        #: (with worker processes: a thread to wait on each worker, and two that prepare in the service itself)
+        self._prepare_slots = anyio.CapacityLimiter(max(_PREPARING, getattr(service.settings, "verify_workers", 0) + 2))
         self._writes_seen = -1
         self.batches = 0
         self.checks = 0
@@ -174,6 +175,19 @@ class CheckDesk:
                     return self.templates.fill(template, loaded, rev, utcnow()), key, template.parts, True
                 if not self._stored(store, rev):
                     return self.templates.fill(template, loaded, rev, utcnow()), key, template.parts, False
+        pool = self.service.pool
+        if pool is not None and deferred and not isinstance(loaded, tuple) and self._parts.get(rev) is MISSING:
+            # new as far as this desk knows: a free worker process prepares it (the writer asks the store)
+            remote = pool.prepare(loaded, rev, config=config, audience=audience, model=model, generation=key[-1])
+            if remote is not None:
+                prepared = remote.prepared
+                if remote.text is not None and warm.generation == key[-1]:
+                    prepared.text = remote.text
+                    if content is not None:
+                        answer, parts = loaded, remote.parts
+                        return prepared, key, parts, lambda: self.templates.learn(content, answer, prepared, parts)
+                    return prepared, key, remote.parts, True
+                return prepared, None, remote.parts, True
         pure = [True]
         used: list[list[list[AtomicClaim]]] = []
         assumed = [False]

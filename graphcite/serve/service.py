@@ -31,6 +31,7 @@ import anyio
 import anyio.to_thread
 
 from graphcite.claims.formats import AnswerLimits
+from graphcite.errors import make_error
 from graphcite.serve.checkpoint import Checkpointer
 from graphcite.serve.checks import CheckDesk
 from graphcite.serve.collector import Collector
@@ -40,9 +41,28 @@ from graphcite.store import Store, open_store
 from graphcite.verify.check import AUDIENCES
 from graphcite.verify.config import VerifierConfig
 
-__all__ = ["Service", "ServiceSettings", "ServiceTimeout"]
+__all__ = ["MAX_VERIFY_WORKERS", "Service", "ServiceSettings", "ServiceTimeout", "verify_workers_from_env"]
 
 T = TypeVar("T")
+
+#: the most verification worker processes a service starts
+MAX_VERIFY_WORKERS = 64
+
+
+def verify_workers_from_env() -> int:
+    """``$GRAPHCITE_VERIFY_WORKERS`` as a count of verification worker processes (unset or empty: 0)."""
+    text = os.environ.get("GRAPHCITE_VERIFY_WORKERS", "").strip()
+    if not text:
+        return 0
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_VERIFY_WORKERS:
+        raise make_error("E101", where="GRAPHCITE_VERIFY_WORKERS",
+                         detail=f"GRAPHCITE_VERIFY_WORKERS must be a whole number from 0 to {MAX_VERIFY_WORKERS}, "
+                         f"not {text[:40]!r}", fix="set it to 0, 1, 2 ... or unset it")
+    return value
 
 
 class ServiceTimeout(TimeoutError):
@@ -71,6 +91,9 @@ class ServiceSettings:
     #: (:mod:`graphcite.serve.checks`); False gives one transaction per check, for comparison
     memo: bool = True
     max_quote_chars: int = 500  # most code points of a source any page shows per excerpt
+    #: processes that decompose and verify new answers besides the service's own (:mod:`graphcite.serve.pool`);
+    #: 0 verifies in the service's threads only. Default: ``$GRAPHCITE_VERIFY_WORKERS``, else 0.
+    verify_workers: int = field(default_factory=lambda: verify_workers_from_env())
 
     @property
     def limits(self) -> AnswerLimits:
@@ -90,6 +113,8 @@ class Service:
     def __init__(self, settings: ServiceSettings, store: Store | None = None, *, close_store: bool = False) -> None:
         if settings.audience not in AUDIENCES:
             raise ValueError(f"audience must be one of {AUDIENCES}")
+        if not 0 <= settings.verify_workers <= MAX_VERIFY_WORKERS:
+            raise ValueError(f"verify_workers must be from 0 to {MAX_VERIFY_WORKERS}")
         self.settings = settings
         self._owns_store = store is None or close_store
         self.store = store if store is not None else open_store(settings.db)
@@ -108,6 +133,8 @@ class Service:
         #: checkpoints a DuckDB store this service owns (opened, or was handed to close) when it is idle
         self.checkpointer = (Checkpointer(self) if self.desk is not None and self._owns_store
                              and self.store.engine == "duckdb" and not self.store.read_only else None)
+        #: verification worker processes (:mod:`graphcite.serve.pool`), started by :meth:`warm_up`
+        self.pool: Any = None
         #: views borrowed, checks and gate lines received so far (the collector's sign of activity)
         self.activity = 0
         self.collector: Collector | None = None
@@ -197,6 +224,11 @@ class Service:
             # first unseen sentences cost no store reads; before the freeze, so those rows are frozen too
             with self.reader() as store:
                 self.warm.prewarm(store)
+            if self.settings.verify_workers and self.pool is None and not self.closed:
+                from graphcite.serve.pool import VerifyPool
+
+                self.pool = VerifyPool(self, self.settings.verify_workers)
+                self.pool.wait_ready()
             # the pipeline, lexicon and rule tables live as long as the process: moved out of the
             # collector's sight, a full collection no longer walks them all (it paused a request for
             # tens of milliseconds)
@@ -214,6 +246,8 @@ class Service:
             self.collector.stop()
         if self.checkpointer is not None:
             self.checkpointer.stop()
+        if self.pool is not None:
+            self.pool.close()
         for view in self._views:
             with contextlib.suppress(Exception):
                 view.con.close()

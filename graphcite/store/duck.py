@@ -18,7 +18,7 @@ import duckdb
 
 from graphcite.errors import CATALOGUE, StoreError, StoreLockedError
 from graphcite.store.base import Params, Store, one_line, read_only_refused, resolve_db_path
-from graphcite.store.columns import AUDIENCE_UPGRADE, BIGINT_COLUMNS, SCHEMA_VERSION, TABLE_NAMES
+from graphcite.store.columns import AUDIENCE_UPGRADE, BIGINT_COLUMNS, COLUMNS, SCHEMA_VERSION, TABLE_NAMES
 from graphcite.store.dialect import DUCKDB, Dialect
 
 if TYPE_CHECKING:
@@ -33,7 +33,12 @@ DEFAULT_LOCK_WAIT = 30.0
 #: placeholders is one text per n), so this holds all a process runs repeatedly.
 PARSED_LIMIT = 256
 
-
+#: The SQL type of each column kind's list parameter: the type the Arrow path gives the column
+#: (:func:`graphcite.store.columns.arrow_schema`), so a few rows are stored exactly as a bulk load stores them.
+_SQL_TYPES = {"string": "VARCHAR", "int64": "BIGINT", "float64": "DOUBLE", "bool": "BOOLEAN",
+              "timestamp": "TIMESTAMP", "date": "DATE", "binary": "BLOB"}
+#: Insert statements of plain rows, by table, columns and verb.
+_UNNEST_SQL: dict[tuple[str, tuple[str, ...], bool], str] = {}
 
 
 def lock_wait_seconds() -> float:
@@ -142,16 +147,27 @@ class DuckDBStore(Store):
                 self.con.unregister(view)
 
     def _insert_rows(self, table: str, names: Sequence[str], rows: list[tuple[Any, ...]], *, or_ignore: bool) -> bool:
-        columns = ", ".join(f'"{name}"' for name in names)
-        verb = "INSERT OR IGNORE INTO" if or_ignore else "INSERT INTO"
-        sql = f"{verb} {table} ({columns}) VALUES ({', '.join('?' * len(names))})"
+        """One statement for all the rows: each column is one list parameter cast to the type Arrow would give
+        it, unnested in step (``executemany`` runs the statement once per row: 13 rows cost 7 ms, this 1 ms)."""
+        sql = self._unnest_insert(table, tuple(names), or_ignore)
         try:
-            self.con.executemany(sql, rows)
+            self.con.execute(self._statement(sql), [list(column) for column in zip(*rows, strict=True)])
         except duckdb.InvalidInputException as exc:
             if self.read_only and "read-only" in str(exc):
                 raise read_only_refused(self, one_line(exc)) from None
             raise
         return True
+
+    @staticmethod
+    def _unnest_insert(table: str, names: tuple[str, ...], or_ignore: bool) -> str:
+        found = _UNNEST_SQL.get((table, names, or_ignore))
+        if found is None:
+            kinds = {c.name: c.kind for c in COLUMNS[table]}
+            columns = ", ".join(f'"{name}"' for name in names)
+            lists = ", ".join(f"unnest(?::{_SQL_TYPES[kinds[name]]}[])" for name in names)
+            verb = "INSERT OR IGNORE INTO" if or_ignore else "INSERT INTO"
+            found = _UNNEST_SQL[(table, names, or_ignore)] = f"{verb} {table} ({columns}) SELECT {lists}"
+        return found
 
     def with_ids(self, name: str, values: Iterable[str]) -> str:
         import pyarrow as pa
