@@ -15,7 +15,9 @@ between them. What it decides:
   figures until the finding appears). The restricted-origin test runs for the internal audience only.
 * **stored things shown to the public** (:class:`Redactor`): restricted sources named by stored
   claims, records and lineage keep their place under placeholders (``restricted-source-1``) but lose
-  every identifier, title and text.
+  every identifier, title and text. What an answer a public check stored holds is its asker's own words
+  (:func:`asked_publicly`) and is shown as written (:func:`as_written`): a placeholder there would tell
+  that a name the asker gave is a restricted source.
 * **claims** (:meth:`AudienceView.claim_text`): a stored claim whose text launders a restricted
   figure is withheld (the reason comes from :func:`graphcite.graph.redact.withheld_claims`).
 * **verification records** (:meth:`AudienceView.sees_record`): a record carries the audience it was
@@ -47,6 +49,7 @@ __all__ = [
     "AudienceView",
     "Redactor",
     "RestrictedSet",
+    "as_written",
     "asked_publicly",
     "audience_view",
     "check_audience",
@@ -176,6 +179,17 @@ def asked_publicly(store: Store, claims: Iterable[tuple[str, str]]) -> set[str]:
         if all(public[0]["verified_at"] < other for other in earlier):
             out.add(rev)
     return out
+
+
+def as_written(red: Redactor, own_words: bool) -> Redactor:
+    """The redactor for what one stored answer holds: none for a public asker's own words.
+
+    Such an answer (:func:`asked_publicly`) holds only what its asker wrote, and the public sees only its
+    public records, verdicts given as if no restricted source existed: there is nothing restricted to
+    replace. A placeholder there would be an oracle: a cited name or id shown as ``restricted-unit-1``
+    where a missing one is shown as written tells that it is a restricted source.
+    """
+    return Redactor() if own_words else red
 
 
 # ----------------------------------------------------------------------------------------------

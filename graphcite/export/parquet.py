@@ -7,7 +7,9 @@ sources keep their place under placeholder identifiers but lose their text, titl
 paths and typed values; the links they declare are left out; every JSON report is scrubbed the way
 the graph is; and a claim whose text is withheld
 (restricted origin, see :mod:`graphcite.graph.redact`) keeps only its ids and verdicts. A last pass
-replaces any restricted identifier or title left in any string of any table.
+replaces any restricted identifier or title left in any string of any table. The answer, claim, citation
+and verification rows of an answer a public check stored are its asker's words and public verdicts: they
+are written as they are (:func:`graphcite.audience.as_written`).
 
 The tables are written into a new sibling folder that replaces ``--out`` in one step
 (:func:`graphcite.export.output.output_folder`), so a killed export never leaves a half folder or a
@@ -48,12 +50,19 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
 
 
+#: The rows of a stored answer that hold its asker's words or a check's verdict of them (not a reviewer's).
+_ASKERS_TABLES = frozenset({"answer", "claim", "citation", "verification"})
+
+
 class _Public:
     """The public redaction of store rows: placeholders, withheld claims, and a final scrub of every string."""
 
-    def __init__(self, red: Redactor, withheld: Mapping[str, str], claim_rows: list[dict[str, Any]]) -> None:
+    def __init__(self, red: Redactor, withheld: Mapping[str, str], claim_rows: list[dict[str, Any]],
+                 own_words: set[str] | frozenset[str] = frozenset()) -> None:
         self.red = red
         self.withheld = dict(withheld)
+        self.own_words = own_words
+        self.answer_of = {row["claim_id"]: row["answer_rev"] for row in claim_rows}
         held_ordinals: dict[str, set[int]] = {}
         for row in claim_rows:  # atomic parts share their parent's fate
             parent = row["parent_id"] or row["claim_id"]
@@ -72,6 +81,8 @@ class _Public:
     def row(self, table: str, row: dict[str, Any]) -> dict[str, Any] | None:
         """The public version of one row, or None to leave it out."""
         red = self.red
+        if table in _ASKERS_TABLES and (row.get("answer_rev") or self.answer_of.get(row.get("claim_id"))) in self.own_words:
+            return row  # a public asker's own words and their public verdicts, as written (audience.as_written)
         if table == "source" and red.is_restricted(key=row["key"]):  # when it was ingested is its own too
             row.update(title=None, kind=None, first_ingested_at=None)
         elif table == "source_revision" and red.is_restricted(revision=row["revision_id"]):
@@ -154,7 +165,7 @@ def write_parquet(store: Store, selection: Selection, target: OutputTarget, *,
     red = redactor_for(got, audience)
     public = None
     if red.active:
-        public = _Public(red, withheld_claims(store, got, red), claim_family(store, selection.claim_ids))
+        public = _Public(red, withheld_claims(store, got, red), claim_family(store, selection.claim_ids), got.own_words)
     counts: dict[str, int] = {}
     with output_folder(target, allowed=PARQUET_FILES) as folder:
         for name, query in _queries(store, selection, got).items():

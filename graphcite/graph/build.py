@@ -39,7 +39,7 @@ from graphcite.graph.fetch import (
     rows_for_ids,
     select,
 )
-from graphcite.graph.redact import WITHHELD_TEXT, Redactor, redactor_for, withheld_claims
+from graphcite.graph.redact import WITHHELD_TEXT, Redactor, as_written, redactor_for, withheld_claims
 from graphcite.store import Store
 
 __all__ = [  # fetch names are re-exported: the graph package's one entry point for them
@@ -197,8 +197,13 @@ def _assemble(got: Fetched, selection: Selection, red: Redactor, audience: str,
 
 def _add_claim(G: nx.MultiDiGraph, claim: Mapping[str, Any], got: Fetched, red: Redactor,
                withheld: str | None = None) -> None:
-    """The claim node, its citation nodes and edges; ``withheld`` (a reason) blanks every text of the claim."""
+    """The claim node, its citation nodes and edges; ``withheld`` (a reason) blanks every text of the claim.
+
+    A public asker's own words are shown as written (:func:`graphcite.audience.as_written`): a citation of
+    a restricted source in them is one of a missing source, pointing nowhere.
+    """
     claim_id = claim["claim_id"]
+    store_red, red = red, as_written(red, claim["answer_rev"] in got.own_words)
     verdict = got.verdicts.get(claim_id)
     report = verdict["report"] if verdict else {}
     cnode = node_id("claim", claim_id)
@@ -245,7 +250,9 @@ def _add_claim(G: nx.MultiDiGraph, claim: Mapping[str, Any], got: Fetched, red: 
                    label=f"[{cit['index'] + 1}] {cit.get('relation')}")
         G.add_edge(cnode, nid, key="cites", kind="cites")
         target = None
-        if unit_id and unit_id in got.units:
+        if red is not store_red and store_red.is_restricted(key=key, revision=cit.get("revision"), unit=unit_id):
+            pass  # as a missing source's: no node stands for it
+        elif unit_id and unit_id in got.units:
             target = node_id("unit", red.unit(unit_id) or unit_id)
         elif cit.get("revision") and cit["revision"] in got.revisions:
             target = node_id("revision", red.revision(cit["revision"]) or cit["revision"])

@@ -26,7 +26,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphcite.audience import RestrictedSet, check_audience, restricted_set, verdict_may_use_restricted
+from graphcite.audience import (
+    RestrictedSet,
+    asked_publicly,
+    check_audience,
+    restricted_set,
+    verdict_may_use_restricted,
+)
 from graphcite.errors import InputError, NotFoundError
 from graphcite.models import LINEAGE_RELATIONS, SOURCE_RELATIONS
 from graphcite.store import Store
@@ -174,6 +180,8 @@ class Fetched:
     dangling: list[dict[str, str]] = field(default_factory=list)
     truncated: bool = False
     restricted: RestrictedSet | None = None  # filled for the public audience
+    #: public audience: the answer revisions a public check stored (their asker's own words, shown as written)
+    own_words: set[str] = field(default_factory=set)
 
 
 def fetch(store: Store, selection: Selection, *, audience: str = "internal") -> Fetched:
@@ -194,21 +202,22 @@ def fetch(store: Store, selection: Selection, *, audience: str = "internal") -> 
     unverified = [c["claim_id"] for c in got.claims if c["claim_id"] not in got.verdicts]
     for row in q.given_citations(store, unverified):
         got.given_citations.setdefault(row["claim_id"], []).append(row)
+    if got.restricted is not None and got.restricted.keys:
+        got.own_words = asked_publicly(store, ((c["answer_rev"], c["claim_id"]) for c in got.claims))
     unit_ids: dict[str, None] = {}  # in the order the claims name them (an order only public structure decides)
     revision_ids: set[str] = set()
     keys: set[str] = set()
     for claim in got.claims:
         verdict = got.verdicts.get(claim["claim_id"])
         report = verdict["report"] if verdict else {}
+        named = _Named(unit_ids, revision_ids, keys,
+                       got.restricted if claim["answer_rev"] in got.own_words else None)
         for cit in report.get("citations", []):
-            unit_ids.update({cit["unit_id"]: None} if cit.get("unit_id") else {})
-            revision_ids.update([cit["revision"]] if cit.get("revision") else [])
-            keys.update([cit["source"]] if cit.get("source") else [])
+            named.add(unit=cit.get("unit_id"), revision=cit.get("revision"), key=cit.get("source"))
         for item in report.get("contradicting_evidence", []):
-            unit_ids[item["unit_id"]] = None
+            named.add(unit=item["unit_id"])
         for cit in got.given_citations.get(claim["claim_id"], []):
-            unit_ids.update({cit["chunk_id"]: None} if cit.get("chunk_id") else {})
-            keys.update([cit["source_key"]] if cit.get("source_key") else [])
+            named.add(unit=cit.get("chunk_id"), key=cit.get("source_key"))
     if selection.source_key:
         keys.add(selection.source_key)
     # The rows come back in the store's physical order, which depends on ingest timing (and so on how
@@ -222,6 +231,26 @@ def fetch(store: Store, selection: Selection, *, audience: str = "internal") -> 
     keys |= q.revision_source_keys(store, revision_ids)
     _fetch_lineage(store, got, keys, downstream=selection.source_key)
     return got
+
+
+@dataclass(slots=True)
+class _Named:
+    """What one claim's citations name, added to the ids :func:`fetch` reads. For a public asker's own
+    words (``hidden`` set) a restricted name is left out, as a missing one is: no node stands for it."""
+
+    units: dict[str, None]
+    revisions: set[str]
+    keys: set[str]
+    hidden: RestrictedSet | None = None
+
+    def add(self, *, unit: str | None = None, revision: str | None = None, key: str | None = None) -> None:
+        hidden = self.hidden
+        if unit and (hidden is None or unit not in hidden.units):
+            self.units[unit] = None
+        if revision and (hidden is None or revision not in hidden.revisions):
+            self.revisions.add(revision)
+        if key and (hidden is None or key not in hidden.keys):
+            self.keys.add(key)
 
 
 # "table" (the source_lineage rows kept by ingest, the default) or "levels" (walk source_link level by level).

@@ -26,7 +26,7 @@ from graphcite.audience import (
     WITHHELD_REASON,
     WITHHELD_TEXT,
     Redactor,
-    asked_publicly,
+    as_written,
     is_restricted_citation,
     scrub_report,
     withheld_report,
@@ -34,7 +34,7 @@ from graphcite.audience import (
 from graphcite.graph.fetch import Fetched
 from graphcite.store import Store
 
-__all__ = ["WITHHELD_REASON", "WITHHELD_TEXT", "Redactor", "number_in_public_order", "redactor_for", "scrub_answer",
+__all__ = ["WITHHELD_REASON", "WITHHELD_TEXT", "Redactor", "as_written", "number_in_public_order", "redactor_for", "scrub_answer",
            "scrub_report", "withheld_claims", "withheld_report"]
 
 
@@ -52,9 +52,12 @@ def number_in_public_order(got: Fetched, red: Redactor) -> Redactor:
 
     Placeholders are numbered as an output first names them; the graph's own dicts may be in key
     order, so the claims (in answer order, citations by index), their contradicting units, the
-    lineage links and then each source's revisions (by sequence) are named first.
+    lineage links and then each source's revisions (by sequence) are named first. The claims of a public
+    asker's own words name nothing (:func:`graphcite.audience.as_written`).
     """
     for claim in got.claims:
+        if claim["answer_rev"] in got.own_words:  # shown as written: it names nothing under a placeholder
+            continue
         verdict = got.verdicts.get(claim["claim_id"])
         report = verdict["report"] if verdict else {}
         citations = report.get("citations") if verdict else None
@@ -116,10 +119,9 @@ def withheld_claims(store: Store, got: Fetched, red: Redactor) -> dict[str, str]
 
     out: dict[str, str] = {}
     queries = []
-    own_words = asked_publicly(store, ((c["answer_rev"], c["claim_id"]) for c in got.claims))
     for claim in got.claims:
         claim_id = claim["claim_id"]
-        if claim["answer_rev"] in own_words:  # a public asker's own words: never withheld (no oracle)
+        if claim["answer_rev"] in got.own_words:  # a public asker's own words: never withheld (no oracle)
             continue
         report = (got.verdicts.get(claim_id) or {}).get("report") or {}
         if _has_origin_finding(report):

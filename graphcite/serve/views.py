@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from graphcite.audience import audience_view
+from graphcite.audience import as_written, asked_publicly, audience_view
 from graphcite.audience import visible_unit as shown_unit
 from graphcite.errors import NotFoundError
 from graphcite.store import Store
@@ -49,6 +49,8 @@ def answers_with_faithfulness(store: Store, audience: str) -> list[dict[str, Any
     per_answer: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for record in latest.values():
         per_answer[record["answer_rev"]].append(record)
+    own_words = asked_publicly(store, ((r["answer_rev"], r["claim_id"]) for r in latest.values())) \
+        if view.public and view.redactor.active else set()
     out = []
     for row in rows:
         verified = per_answer.get(row["answer_rev"], [])
@@ -57,7 +59,8 @@ def answers_with_faithfulness(store: Store, audience: str) -> list[dict[str, Any
                 "supported_share": round(supported / len(verified), 4) if verified else None,
                 "status_counts": dict(sorted(Counter(v["status"] for v in verified).items())),
                 "verified_at": max((v["verified_at"] for v in verified), default=None)}
-        out.append(view.redactor.scrub_json(item) if view.public else item)
+        red = as_written(view.redactor, row["answer_rev"] in own_words)  # a public asker's id, as written
+        out.append(red.scrub_json(item) if view.public else item)
     return out
 
 
@@ -125,7 +128,10 @@ def answer_view(store: Store, ref: str, audience: str) -> dict[str, Any]:
     answer_id = G.graph.get("answer_id") or ref
     question = get_answer(store, selection.answer_rev or ref)[1].question
     if view.public:
-        answer_id, question = view.redactor.scrub(answer_id), view.redactor.scrub(question)
+        own_words = bool(selection.answer_rev and selection.claim_ids and asked_publicly(
+            store, [(selection.answer_rev, selection.claim_ids[0])]))
+        red = as_written(view.redactor, own_words)  # a public asker's id and question, as written
+        answer_id, question = red.scrub(answer_id), red.scrub(question)
     return {"answer_id": answer_id, "question": question, "answer_rev": selection.answer_rev,
             "audience": audience, "claims": claims,
             "cycles": G.graph.get("cycles", []), "dangling": G.graph.get("dangling", [])}

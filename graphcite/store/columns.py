@@ -18,14 +18,14 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = ["APPEND_ONLY", "AUDIENCE_UPGRADE", "BIGINT_COLUMNS", "COLUMNS", "DERIVED", "IMMUTABLE", "META_TABLE", "PREPARED",
-           "PRIMARY_KEYS", "REQUIRED", "SCHEMA_VERSION", "TABLE_NAMES", "Column", "arrow_schema", "column_names",
+           "PRIMARY_KEYS", "REQUIRED", "RESTRICTED_KEYS_SQL", "SCHEMA_VERSION", "TABLE_NAMES", "Column", "arrow_schema", "column_names",
            "primary_key", "utcnow"]
 
 #: 2: offset, page and line columns became BIGINT (stores at 1 are upgraded when opened for writing).
 #: 3: the source_lineage table (stores at 2 get it empty when opened for writing; their next ingest fills it,
 #: and until then the graph reads what a missing row would hold from the base tables).
-#: 4: verification.audience (stores at 3 get the column when opened for writing; their records of public
-#: checks, told by the GC104 finding a public check then gave, are marked public).
+#: 4: verification.audience (stores at 3 get the column when opened for writing; each old record is
+#: attributed by what it proves, see :data:`AUDIENCE_UPGRADE`).
 #: 5: the unit_parse table (stores at 4 or older get it empty when opened for writing; a check fills it
 #: with the parses it makes, and until then parses as before).
 SCHEMA_VERSION: Final = 5
@@ -41,10 +41,54 @@ DERIVED: Final = ("source_lineage",)
 PREPARED: Final = ("unit_parse",)
 
 
-#: Schema 3 -> 4: the records of public checks, told by what only a public check wrote then (a restricted
-#: citation's GC104, or the origin test's GC953 with its detail withheld); the others stay ``internal``.
-AUDIENCE_UPGRADE: Final = ("UPDATE verification SET audience = 'public' WHERE result_json LIKE '%\"GC104\"%' "
-                           "OR (result_json LIKE '%\"GC953\"%' AND result_json LIKE '%(withheld)%')")
+#: Keys of sources that are restricted themselves or through any of their revisions.
+RESTRICTED_KEYS_SQL: Final = """
+    SELECT key FROM source WHERE visibility = 'restricted'
+    UNION SELECT source_key FROM source_revision WHERE visibility = 'restricted'"""
+
+
+def _public_mark(v: str) -> str:
+    """What only a public check wrote in record ``v`` before records carried their audience: a restricted
+    citation's GC104, or the origin test's GC953 with its detail withheld."""
+    return (f"({v}.result_json LIKE '%\"GC104\"%' "
+            f"OR ({v}.result_json LIKE '%\"GC953\"%' AND {v}.result_json LIKE '%(withheld)%'))")
+
+
+def _internal_mark(v: str) -> str:
+    """What only an internal check wrote in record ``v`` (unless the public mark is there too): an origin
+    finding, a restricted revision among the evidence, a restricted key named in the result."""
+    return (f"({v}.result_json LIKE '%\"GC953\"%' "
+            f"OR EXISTS (SELECT 1 FROM source_revision r WHERE r.source_key IN ({RESTRICTED_KEYS_SQL}) "
+            f"AND position('\"' || r.revision_id || '\"' IN {v}.evidence_revisions_json) > 0) "
+            f"OR EXISTS (SELECT 1 FROM ({RESTRICTED_KEYS_SQL}) k "
+            f"WHERE position('\"' || k.key || '\"' IN {v}.result_json) > 0))")
+
+
+#: When the store first held restricted content (NULL when it never did): a check made before gave every
+#: audience the same verdict.
+_FIRST_RESTRICTED = ("(SELECT min(r.ingested_at) FROM source_revision r WHERE r.visibility = 'restricted' "
+                     "OR r.source_key IN (SELECT key FROM source WHERE visibility = 'restricted'))")
+
+#: Schema 3 -> 4, run once after ``ADD COLUMN audience ... DEFAULT 'internal'`` (one statement: the only
+#: UPDATE of a kept table). A record written before records carried their audience is attributed by what
+#: it proves, and the internal audience keeps every verdict of its own it can be shown:
+#:
+#: * ``public`` when it bears the public mark (never an internal verdict for the public);
+#: * ``internal`` when it bears an internal mark; when it was made before the store held any restricted
+#:   content (both audiences then got the same verdict); or when no record of its claim bears an internal
+#:   mark (the internal audience would otherwise be left without any verdict of the claim);
+#: * ``unattributed`` otherwise: an unmarked record of a claim whose internal check found restricted
+#:   content could be a public verdict without the restricted finding the internal audience gets. It is
+#:   kept and shown in the internal audience's history, but it is no audience's latest: the internal
+#:   audience's latest is then its own marked record.
+AUDIENCE_UPGRADE: Final = (
+    "UPDATE verification SET audience = CASE "
+    f"WHEN {_public_mark('verification')} THEN 'public' "
+    f"WHEN {_internal_mark('verification')} THEN 'internal' "
+    f"WHEN verification.verified_at < {_FIRST_RESTRICTED} THEN 'internal' "
+    "WHEN verification.claim_id IN (SELECT w.claim_id FROM verification w WHERE "
+    f"NOT {_public_mark('w')} AND {_internal_mark('w')}) THEN 'unattributed' "
+    "ELSE 'internal' END")
 
 
 class _Required:

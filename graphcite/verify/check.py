@@ -191,8 +191,8 @@ def stored_report_for_public(store: Store, report: dict[str, Any], rev: str | No
     The verdicts are already public ones (restricted sources do not exist for them); what the store
     adds is text the caller did not give: a stored claim that launders a restricted figure has its text
     withheld, and a restricted key, title or id named in a stored claim, question or citation becomes
-    its placeholder. An answer a public check stored is the asker's words: nothing of it is withheld
-    (:func:`graphcite.audience.asked_publicly`). ``rev`` is the answer revision when the report lacks it.
+    its placeholder. An answer a public check stored is the asker's words: nothing of it is withheld or
+    replaced (:func:`graphcite.audience.asked_publicly`, :func:`graphcite.audience.as_written`). ``rev`` is the answer revision when the report lacks it.
     """
     from graphcite.language.values import extract_values
     from graphcite.verify.origin import OriginQuery, restricted_origins
@@ -203,7 +203,9 @@ def stored_report_for_public(store: Store, report: dict[str, Any], rev: str | No
     rev = report.get("answer_rev") or rev
     own_words = rev is not None and bool(report["claims"]) and bool(asked_publicly(
         store, [(rev, report["claims"][0].get("claim_id") or claim_id_for(rev, report["claims"][0]["index"]))]))
-    queries = [] if own_words else [
+    if own_words:  # nothing restricted to replace, and a placeholder would tell a restricted name (as_written)
+        return report
+    queries = [
         OriginQuery(str(i), c["text"], extract_values(c["text"]),
                     [cit["unit_id"] for cit in c["citations"] if cit.get("unit_id")])
         for i, c in enumerate(report["claims"])]

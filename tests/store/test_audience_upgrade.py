@@ -4,7 +4,8 @@ Session 8 added ``verification.audience`` without raising the schema version, so
 before then opens as current and every query that reads the column fails (E009 "Referenced column
 audience not found"). Opened for writing, such a store must gain the column (schema 4): old records
 of public checks, told by what only a public check wrote (a GC104 finding, or a GC953 whose detail
-says "withheld"), become ``public``; every other record ``internal``. Opened read-only, it is either
+says "withheld"), become ``public``; the others here ``internal`` (the rules for the records that cannot
+be told are in graphcite/store/columns.py and tests/verify/test_legacy_records.py). Opened read-only, it is either
 read correctly or refused in one line that says to open it for writing; never an internal error.
 
 The schema-3 file is made with DuckDB itself from a store graphcite wrote: the column dropped, the

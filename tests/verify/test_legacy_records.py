@@ -7,29 +7,32 @@ the mark of restricted content (an origin finding with its detail, a restricted 
 evidence, a restricted key named in it). Counted internal, that public verdict becomes the internal
 audience's latest (issue 23 item 10 again, for old stores).
 
-What a demanding user expects, and what these tests hold the upgrade to:
+What a demanding user expects, and what the store's upgrade
+(:data:`graphcite.store.columns.AUDIENCE_UPGRADE`, run when a schema-3 store is opened for writing) is
+held to here, on DuckDB and PostgreSQL:
 
 * a record is ``public`` only when it proves it (the marks above): never an internal verdict for the public;
-* an unmarked record of a claim that some check shows was touched by restricted content cannot be
-  told: it is ``unattributed``, kept (records are append-only) and shown in the internal audience's
-  history and exports, but no audience's latest verdict;
-* every other record is ``internal``: its claim never met restricted content in any check, so a public
-  check of it gave the internal verdict anyway.
+* the internal audience keeps every verdict of its own it can be shown: a record with an internal mark,
+  a record made before the store held any restricted content (then both audiences got the same
+  verdict), and every record of a claim no record of which bears an internal mark (else the internal
+  audience would be left without any verdict of the claim);
+* an unmarked record of a claim whose internal check found restricted content cannot be told: it is
+  ``unattributed``, kept (records are append-only) and shown in the internal audience's history and
+  exports, but no audience's latest verdict (the internal audience's latest is its own marked record).
 
-The upgrade statement itself lives in ``graphcite/store`` (H-speed's, requested in .notes/requests.md);
-:data:`PROPOSED_UPGRADE` is its text, checked here on DuckDB and PostgreSQL, and the strict xfail below
-turns into a failure the day the store applies it (then drop the mark and the copy).
+Known gap: if a later internal check of such a claim no longer meets the restricted content (the
+runbook was edited), that newer unmarked record is unattributed too and the older marked one stays the
+internal latest; nothing in a schema-3 record tells the two apart.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from graphcite.audience import INTERNAL, PUBLIC, UNATTRIBUTED, audience_view, record_audience
 from graphcite.store import Store
-from graphcite.store.queries import RESTRICTED_KEYS_SQL
+from graphcite.store.columns import SCHEMA_VERSION
+from graphcite.store.queries import latest_verification
 from tests.conftest import KEYSTORE_RUNBOOK, ROTATION_POST
 
 SECRET, POST = KEYSTORE_RUNBOOK, ROTATION_POST
@@ -42,23 +45,6 @@ ANSWER = {"answer_id": "legacy", "claims": [
     {"text": "Signing keys are rotated on a fixed schedule.",
      "citations": [{"source": "posts/rotation.md", "quote": "Signing keys are rotated on a fixed schedule."}]},
 ]}
-
-_PUBLIC_MARK = ("{v}.result_json LIKE '%\"GC104\"%' "
-                "OR ({v}.result_json LIKE '%\"GC953\"%' AND {v}.result_json LIKE '%(withheld)%')")
-_INTERNAL_MARK = (
-    "{v}.result_json LIKE '%\"GC953\"%' "
-    f"OR EXISTS (SELECT 1 FROM source_revision r WHERE r.source_key IN ({RESTRICTED_KEYS_SQL}) "
-    "AND position('\"' || r.revision_id || '\"' IN {v}.evidence_revisions_json) > 0) "
-    f"OR EXISTS (SELECT 1 FROM ({RESTRICTED_KEYS_SQL}) k "
-    "WHERE position('\"' || k.key || '\"' IN {v}.result_json) > 0)")
-#: Schema 3 -> 4, after ``ADD COLUMN audience ... DEFAULT 'internal'``: the two statements, in order.
-PROPOSED_UPGRADE = (
-    "UPDATE verification SET audience = 'public' WHERE " + _PUBLIC_MARK.format(v="verification"),
-    "UPDATE verification SET audience = 'unattributed' WHERE audience = 'internal' AND NOT ("
-    + _INTERNAL_MARK.format(v="verification") + ") AND claim_id IN (SELECT w.claim_id FROM verification w "
-    "WHERE w.audience = 'public' OR " + _INTERNAL_MARK.format(v="w") + ")",
-)
-
 
 def _corpus(root: Path) -> Path:
     (root / "corpus" / "ops").mkdir(parents=True, exist_ok=True)
@@ -125,22 +111,6 @@ def _found(store: Store) -> dict[str, str]:
     return {r["record_id"]: r["audience"] for r in store.rows("SELECT record_id, audience FROM verification")}
 
 
-def test_the_proposed_upgrade_attributes_only_what_a_record_proves(db_url: str, tmp_path: Path) -> None:
-    from graphcite.ingest import ingest
-
-    with Store(db_url) as store:
-        ingest(store, [_corpus(tmp_path)])
-        truth = _checked(store)
-        with _unlocked(store):
-            store.execute("UPDATE verification SET audience = 'internal'")  # what ADD COLUMN ... DEFAULT leaves
-            for statement in PROPOSED_UPGRADE:
-                store.execute(statement)
-        order = _claim_order(store)
-        assert _found(store) == _attributed(truth, order)
-        _assert_latest(store, truth, order)
-        _assert_history(store, order[0])
-
-
 def _assert_history(store: Store, launderer: str) -> None:
     """``history``: the internal audience sees the unattributed record (marked so), the public never."""
     from graphcite.verify.check import history
@@ -150,8 +120,6 @@ def _assert_history(store: Store, launderer: str) -> None:
     assert history(store, launderer, audience=PUBLIC) == []
 
 
-@pytest.mark.xfail(strict=True, reason="the store's schema-4 upgrade still counts every unmarked record internal "
-                                       "(.notes/requests.md: H-speed, store/columns.py AUDIENCE_UPGRADE)")
 def test_the_store_upgrade_attributes_only_what_a_record_proves(db_url: str, tmp_path: Path) -> None:
     from graphcite.ingest import ingest
 
@@ -161,14 +129,63 @@ def test_the_store_upgrade_attributes_only_what_a_record_proves(db_url: str, tmp
         order = _claim_order(store)
         _as_schema3(store)
     with Store(db_url) as store:  # opened for writing: the upgrade
+        assert store.scalar("SELECT value FROM graphcite_meta WHERE key = 'schema_version'") == str(SCHEMA_VERSION)
         assert _found(store) == _attributed(truth, order)
+        _assert_latest(store, truth, order)
+        _assert_history(store, order[0])
+
+
+def test_records_made_before_the_store_held_restricted_content_stay_internal(db_url: str, tmp_path: Path) -> None:
+    """A claim checked before the runbook was ingested, and again for both audiences after: its first
+    records gave every audience the same verdict, so the internal audience keeps them (the launderer's
+    first record, unmarked on a claim the later checks show touched, is not unattributed)."""
+    from graphcite.ingest import ingest
+    from graphcite.verify import check_answer
+
+    corpus = _corpus(tmp_path)
+    (corpus / "ops" / "keys.md").unlink()
+    with Store(db_url) as store:
+        ingest(store, [corpus])
+        check_answer(store, ANSWER, audience=INTERNAL)
+        with _unlocked(store):  # an hour before the runbook arrives (timestamps are kept to the second)
+            store.execute("UPDATE verification SET verified_at = verified_at - INTERVAL '1 hour'")
+        before = {r["record_id"] for r in store.rows("SELECT record_id FROM verification")}
+    _corpus(tmp_path)
+    with Store(db_url) as store:
+        ingest(store, [corpus])
+        truth = _checked(store)
+        order = _claim_order(store)
+        _as_schema3(store)
+    with Store(db_url) as store:
+        found = _found(store)
+        assert {found[r] for r in before} == {INTERNAL}
+        expected = _attributed(truth, order)
+        assert {r: a for r, a in found.items() if r not in before} == {r: expected[r] for r in found if r not in before}
+        assert UNATTRIBUTED in found.values()
+        for claim in order[:2]:  # the internal latest is an internal record (the clean claim's are the same for both)
+            latest = latest_verification(store, claim, "record_id", audience=INTERNAL)
+            assert latest is not None and truth[latest["record_id"]][1] == INTERNAL
+
+
+def test_a_store_without_restricted_content_keeps_every_record_internal(db_url: str, tmp_path: Path) -> None:
+    """Nothing restricted ever: public and internal checks gave the same verdicts, all stay internal."""
+    from graphcite.ingest import ingest
+    from graphcite.verify import check_answer
+
+    corpus = _corpus(tmp_path)
+    (corpus / "ops" / "keys.md").unlink()
+    with Store(db_url) as store:
+        ingest(store, [corpus])
+        check_answer(store, ANSWER, audience=INTERNAL)
+        check_answer(store, ANSWER, audience=PUBLIC)
+        _as_schema3(store)
+    with Store(db_url) as store:
+        assert set(_found(store).values()) == {INTERNAL}
 
 
 def _assert_latest(store: Store, truth: dict[str, tuple[str, str, str]], order: list[str]) -> None:
     """The internal latest of every claim is an internal verdict; the public's a public one; the
     unattributed record stays in the internal audience's view of the records, never the public's."""
-    from graphcite.store.queries import latest_verification
-
     for claim in order:
         for audience in (INTERNAL, PUBLIC):
             latest = latest_verification(store, claim, "record_id", audience=audience)

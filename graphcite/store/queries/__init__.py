@@ -11,16 +11,13 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from graphcite.store.base import Store
+from graphcite.store.columns import RESTRICTED_KEYS_SQL  # written once, beside the upgrade that reads it
 
 __all__ = ["NEWEST_FIRST", "RESTRICTED_KEYS_SQL", "latest_verification", "newest_per_claim_sql", "rank_by_shared_terms"]
 
 #: ORDER BY for verification records, newest first.
 NEWEST_FIRST = "verified_at DESC, rowid DESC"
 
-#: Keys of sources that are restricted themselves or through any of their revisions.
-RESTRICTED_KEYS_SQL = """
-    SELECT key FROM source WHERE visibility = 'restricted'
-    UNION SELECT source_key FROM source_revision WHERE visibility = 'restricted'"""
 
 
 def latest_verification(store: Store, claim_id: str, columns: str = "*", *,
