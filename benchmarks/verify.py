@@ -59,8 +59,7 @@ def clear_result_caches() -> int:
         if not name.startswith("graphcite") or module is None:
             continue
         for attr, value in vars(module).items():
-            if attr not in _KEEP and not isinstance(value, type) and hasattr(value, "cache_clear") \
-                    and hasattr(value, "cache_info"):
+            if attr not in _KEEP and hasattr(value, "cache_clear") and hasattr(value, "cache_info"):
                 value.cache_clear()
                 cleared += 1
             elif isinstance(value, LruCache):  # the engine's memo of claim/evidence pairs

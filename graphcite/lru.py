@@ -52,5 +52,9 @@ class LruCache(Generic[K, V]):
         with self._lock:
             self._entries.clear()
 
+    def __contains__(self, key: object) -> bool:
+        """Whether ``key`` is held (asking counts neither a hit nor a miss, nor makes it recent)."""
+        return key in self._entries
+
     def __len__(self) -> int:
         return len(self._entries)

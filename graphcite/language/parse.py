@@ -16,9 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
 from bisect import bisect_left
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -26,11 +24,13 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from graphcite.lru import MISSING, LruCache
+
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
 
-__all__ = ["PIPELINE_VERSION", "Layout", "fresh_parse", "layout", "memoised", "parse", "parse_many", "parser",
+__all__ = ["PIPELINE_VERSION", "Layout", "fresh_parse", "layout", "memoised", "parse", "parser",
            "pipeline_accuracy", "pipeline_path", "pipeline_version", "prepare", "prepared_count", "serialise",
            "text_key"]
 
@@ -222,55 +222,6 @@ def fresh_parse(text: str) -> bytes | None:
     return serialise(doc) if doc is not None else None
 
 
-class _ParseMemo:
-    """:func:`parse`'s memo: an LRU of parses by text (as ``functools.lru_cache`` keeps them, with its
-    ``cache_clear`` and ``cache_info``), which can also say whether a text is held (:func:`memoised`)."""
-
-    def __init__(self, make: Callable[[str], Doc], maxsize: int) -> None:
-        self._make = make
-        self._maxsize = maxsize
-        self._held: OrderedDict[str, Doc] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = self.misses = 0
-        self.__wrapped__ = make
-        self.__doc__ = make.__doc__
-
-    def __call__(self, text: str) -> Doc:
-        with self._lock:
-            doc = self._held.get(text)
-            if doc is not None:
-                self._held.move_to_end(text)
-                self.hits += 1
-                return doc
-            self.misses += 1
-        doc = self._make(text)
-        with self._lock:
-            self._held[text] = doc
-            if len(self._held) > self._maxsize:
-                self._held.popitem(last=False)
-        return doc
-
-    def put(self, text: str, doc: Doc) -> None:
-        """Hold ``doc`` as the parse of ``text`` (one :func:`parse_many` made)."""
-        with self._lock:
-            self._held[text] = doc
-            self._held.move_to_end(text)
-            if len(self._held) > self._maxsize:
-                self._held.popitem(last=False)
-
-    def __contains__(self, text: str) -> bool:
-        return text in self._held
-
-    def cache_clear(self) -> None:
-        with self._lock:
-            self._held.clear()
-            self.hits = self.misses = 0
-
-    def cache_info(self) -> tuple[int, int, int, int]:
-        """(hits, misses, maxsize, currsize), as ``functools.lru_cache`` gives them."""
-        return self.hits, self.misses, self._maxsize, len(self._held)
-
-
 def _parse(text: str) -> Doc:
     """The parse of one text (claims and evidence alike), memoised: a unit is met again and again.
 
@@ -287,44 +238,23 @@ def _parse(text: str) -> Doc:
     return doc
 
 
-parse = _ParseMemo(_parse, 8192)
+#: parses by text, most recent last: a unit is met again and again
+_PARSES: LruCache[str, Doc] = LruCache(8192)
 
 
-#: texts :func:`parse_many` gives the pipeline at once (a batch's matrices multiply in one call per layer)
-_BATCH = 32
-
-
-def parse_many(texts: Iterable[str]) -> int:
-    """Parse ``texts`` ahead, in batches, for :func:`parse` to hand out: what a reader will ask for one at a
-    time (a check's cited quotes, a sentence's clauses) costs about half as much parsed together (7 texts:
-    1.95 ms each instead of 3.2 ms). A batch gives every text the parse it gets alone, token for token
-    (``tests/language/test_parse_many.py``); a text held already, or handed over by :func:`prepare`, is not
-    parsed again. Returns how many texts the pipeline parsed."""
-    wanted: list[str] = []
-    for text in dict.fromkeys(texts):
-        if text in parse:
-            continue
-        key = text_key(text)
-        if key in _PREPARED:  # a kept parse: read back when asked, as parse() would
-            continue
-        wanted.append(text)
-    if not wanted:
-        return 0
-    nlp = parser()
-    for start in range(0, len(wanted), _BATCH):
-        batch = wanted[start:start + _BATCH]
-        for text, doc in zip(batch, nlp.pipe(batch, batch_size=len(batch)), strict=True):
-            parse.put(text, doc)
-            key = text_key(text)
-            if key in _WANTED:
-                _hold(_FRESH, key, doc)
-    return len(wanted)
+def parse(text: str) -> Doc:
+    """:func:`_parse` of ``text``, remembered (:data:`_PARSES`)."""
+    doc = _PARSES.get(text)
+    if doc is MISSING:
+        doc = _parse(text)
+        _PARSES.put(text, doc)
+    return doc  # type: ignore[return-value]
 
 
 def memoised(text: str) -> bool:
     """Whether :func:`parse` holds the parse of ``text`` in this process (asking it costs no parse): a
     check need not read a kept parse of it from the store."""
-    return text in parse
+    return text in _PARSES
 
 
 _RUN = re.compile(r"\s+")

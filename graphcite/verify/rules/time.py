@@ -194,10 +194,9 @@ def rank_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     states is as unsaid as a missing number. Only an ordinal that ranks a noun counts: "first opened
     in 1990" ranks nothing. "First" is left out: a verb of beginning says it ("originated in",
     "premiered", "founded"). So is a percentile, a statistic the quantity rules compare (GC308)."""
-    mine = [o for o in ordinals_in(claim.text) if o.value > 1 and _ranks_a_noun(claim.text, o.start)
-            and _ranked(claim.text, o.start, o.surface) not in word_list("ranked_statistics")]
+    mine = [(o, noun) for o in ordinals_in(claim.text) if o.value > 1 and _ranks_a_noun(claim.text, o.start)
+            and (noun := _ranked(claim.text, o.start, o.surface)) not in word_list("ranked_statistics")]
     if not mine:
         return SKIP
     stated = {o.value for o in ordinals_in(evidence.envelope)}
-    return failures(f"the evidence gives no {o.surface!r} {_ranked(claim.text, o.start, o.surface) or ''}".rstrip()
-                    for o in mine if o.value not in stated)
+    return failures(f"the evidence gives no {o.surface!r} {noun or ''}".rstrip() for o, noun in mine if o.value not in stated)
