@@ -21,6 +21,7 @@ from typing import NamedTuple
 from graphcite.language import lexicon
 from graphcite.language.domain import active
 from graphcite.language.nlp import lemma
+from graphcite.language.predicates import is_verb
 from graphcite.language.words import STOPWORDS, Word, _data, word_list, words_of
 
 __all__ = ["Alignment", "Slot", "align"]
@@ -447,14 +448,24 @@ def _in_its_place(claim: _Claim, at: int, ev: _Evidence) -> str | None:
 
 
 def _akin(word: Word, other: Word) -> bool:
-    """Whether the lexicon links two words by anything but their being two kinds of one thing: a
-    synonym through the written form ("sunglasses" / "shades"), a broader or narrower word ("shorten" /
-    "cut"), a similar adjective ("muddy" / "dirty")."""
+    """Whether two words may say one thing: forms of one stem the lemmatizer keeps apart, or misspelt
+    ("bestseller" / "bestselling", "numbersing" / "numbering": five letters in common at the start), two
+    verbs (a verb's rewording is GC202's to judge: "wants" / "intends"), or words the lexicon links by
+    anything but their being two kinds of one thing: a synonym through the written form ("sunglasses" /
+    "shades"), a broader or narrower word ("shorten" / "cut"), a similar adjective ("muddy" / "dirty")."""
+    if len(word.lower) >= _STEM and word.lower[:_STEM] == other.lower[:_STEM]:
+        return True
+    if is_verb(word.lemma) and is_verb(other.lemma):
+        return True
     for a in dict.fromkeys((word.lemma, word.lower)):
         for b in dict.fromkeys((other.lemma, other.lower)):
             if lexicon.related(a, b) not in {None, "sibling", "antonym"} or lexicon.is_similar(a, b):
                 return True
     return False
+
+
+#: letters two words share at the start to be read as forms of one stem
+_STEM = 5
 
 
 def _joined(text: str, a: Word, b: Word) -> bool:

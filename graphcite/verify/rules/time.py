@@ -7,7 +7,7 @@ import re
 from graphcite.language.dates import DatePart, dates_agree, dates_in, ordinals_in, share_a_part, times_in
 from graphcite.language.nlp import lemma
 from graphcite.language.parse import parse
-from graphcite.language.words import word_list
+from graphcite.language.words import word_list, words_of
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
@@ -174,16 +174,26 @@ def ordinal_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     return failures(problems)
 
 
-def _ranks_a_noun(text: str, start: int) -> bool:
-    """Whether the ordinal at ``start`` ranks a noun ("the second prize", "her 3rd album"), as the parse
-    reads it; "first opened in 1990" and "within a second" rank nothing."""
-    token = next((t for t in parse(text) if t.idx == start), None)
-    return token is not None and token.dep_ in {"amod", "nummod"} and token.head.pos_ in {"NOUN", "PROPN"} \
-        and token.head.i > token.i
+def _ranked_nouns(text: str, start: int) -> tuple[str, ...]:
+    """The lemmas of the nouns right after the ordinal at ``start`` when, as the parse reads it, it ranks
+    a noun ("the second prize": prize; "the third relay retry": relay, retry); none for "first opened in
+    1990" or "within a second"."""
+    doc = parse(text)
+    token = next((t for t in doc if t.idx == start), None)
+    if token is None or token.dep_ not in {"amod", "nummod"} or token.head.pos_ not in {"NOUN", "PROPN"} \
+            or token.head.i <= token.i:
+        return ()
+    nouns: list[str] = []
+    for t in doc[token.i + 1:]:
+        if t.pos_ not in {"NOUN", "PROPN"}:
+            break
+        nouns.append(t.lemma_.lower())
+    return tuple(nouns)
 
 
 @rule("GC315", "rank-not-in-evidence", family="time", effect="insufficient",
       good=[("She won the second prize in the county show.", "She took the second prize at the county show."),
+            ("The plan is in its second revision.", "Revision 2 of the plan was approved in May."),
             ("Her 3rd album sold well.", "Her third album sold well in Japan.")],
       bad=[("She won the second prize in the county show.", "She won a prize at the county show."),
            ("It was the club's fourth title.", "The club won the title again in May.")])
@@ -192,11 +202,34 @@ def rank_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     the show" shares every word but the one that makes the claim specific, and the share of found
     words passes it. An ordinal is a value (GC314 compares two of them); one the evidence never
     states is as unsaid as a missing number. Only an ordinal that ranks a noun counts: "first opened
-    in 1990" ranks nothing. "First" is left out: a verb of beginning says it ("originated in",
-    "premiered", "founded"). So is a percentile, a statistic the quantity rules compare (GC308)."""
-    mine = [(o, noun) for o in ordinals_in(claim.text) if o.value > 1 and _ranks_a_noun(claim.text, o.start)
-            and (noun := _ranked(claim.text, o.start, o.surface)) not in word_list("ranked_statistics")]
+    in 1990" ranks nothing, and a thing numbered instead ("revision 2", a "Retry" column's 3) is
+    ranked. "First" is left out: a verb of beginning says it ("originated in", "premiered",
+    "founded"). So is a percentile, a statistic the quantity rules compare (GC308), and code, which
+    counts ("failures=4") where prose ranks."""
+    if evidence.is_code:
+        return SKIP  # code counts ("failures=4") where prose ranks: no ordinal to read there
+    mine = [(o, nouns) for o in ordinals_in(claim.text) if o.value > 1
+            and (nouns := _ranked_nouns(claim.text, o.start)) and not set(nouns) & word_list("ranked_statistics")]
     if not mine:
         return SKIP
     stated = {o.value for o in ordinals_in(evidence.envelope)}
-    return failures(f"the evidence gives no {o.surface!r} {noun or ''}".rstrip() for o, noun in mine if o.value not in stated)
+    return failures(f"the evidence gives no {o.surface!r} {' '.join(nouns)}" for o, nouns in mine
+                    if o.value not in stated and not _numbered(o.value, nouns, evidence))
+
+
+def _numbered(rank: int, nouns: tuple[str, ...], evidence: Evidence) -> bool:
+    """Whether the evidence numbers the ranked thing (one of ``nouns``, lemmas) instead: "revision 2" for
+    "the second revision", or a table row whose cell under a header naming the thing ("Retry") is the
+    number ("the third relay retry")."""
+    wanted = set(nouns)
+    if evidence.block_type == "table_row" and evidence.table_headers:
+        cells = [c.strip() for c in evidence.quote.strip().strip("|").split("|")]
+        if any(cell == str(rank) and wanted & {w.lemma for w in words_of(header)}
+               for cell, header in zip(cells, evidence.table_headers, strict=False)):
+            return True
+    return any(lemma(m.group(1).lower()) in wanted and int(m.group(2)) == rank
+               for m in _NUMBERED.finditer(evidence.envelope))
+
+
+#: a word and the number after it ("Revision 2", "attempt #5")
+_NUMBERED = re.compile(r"\b([A-Za-z]+)\s+#?(\d{1,3})\b")
