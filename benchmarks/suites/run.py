@@ -112,8 +112,9 @@ def _print(result: dict[str, Any], show: bool) -> None:
 
 def main(argv: list[str]) -> None:
     part = argv[argv.index("--part") + 1] if "--part" in argv else "dev"
-    if part not in ("dev", "heldout", "fresh", "all"):
-        print(f"unknown --part {part}: expected dev, heldout, fresh or all")
+    parts = sorted({c["part"] for c in load_claims()})
+    if part not in (*parts, "all"):
+        print(f"unknown --part {part}: expected {', '.join(parts)} or all")
         raise SystemExit(2)
     result = run(part, by_rule="--by-rule" in argv)
     if "--json" in argv:

@@ -1,7 +1,8 @@
 """The multi-domain suite (benchmarks/suites) is well formed, and the real-text loaders read their formats.
 
 Every claim cites a document of the manifest by a quote that occurs in it verbatim, names a known kind
-whose truth matches its label, and explains itself; the dev, held-out and fresh parts share no document.
+whose truth matches its label, and explains itself; the dev, held-out, fresh and blind2 parts share no
+document. The blind2 part (new domains, scored blind) also gives each quote's code point offsets in its document.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from benchmarks.suites.run import DOCS, load_claims, load_manifest
 from graphcite.models import RELATIONS
 
 MANIFEST = load_manifest()
-PARTS = ("dev", "heldout", "fresh")
+PARTS = ("dev", "heldout", "fresh", "blind2")
 CLAIMS = load_claims()
+EXTRA_FALSE_KINDS = MANIFEST.get("extra_false_kinds", [])
+BLIND2 = [c for c in CLAIMS if c["part"] == "blind2"]
 
 
 def _text(name: str) -> str:
@@ -63,7 +66,7 @@ def test_ids_are_unique_and_the_suite_is_large_enough() -> None:
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c["id"] for c in CLAIMS])
 def test_claim_is_well_formed(claim: dict) -> None:
     assert claim["claim"].strip() and claim["why"].strip()
-    kinds = MANIFEST["true_kinds"] if claim["gold_supported"] else MANIFEST["false_kinds"]
+    kinds = MANIFEST["true_kinds"] if claim["gold_supported"] else MANIFEST["false_kinds"] + EXTRA_FALSE_KINDS
     assert claim["kind"] in kinds, f"{claim['kind']} is not a kind of {'true' if claim['gold_supported'] else 'false'} claim"
     assert claim["citations"]
     relations = [c["gold_relation"] for c in claim["citations"]]
@@ -94,6 +97,38 @@ def test_the_fresh_part_is_balanced_and_holds_every_kind_of_false_claim() -> Non
     assert len(fresh) >= 60
     assert 0.4 <= sum(c["gold_supported"] for c in fresh) / len(fresh) <= 0.6
     assert set(MANIFEST["false_kinds"]) <= {c["kind"] for c in fresh if not c["gold_supported"]}
+
+
+def test_blind2_is_large_balanced_and_from_new_domains() -> None:
+    assert len(BLIND2) >= 100
+    assert 0.4 <= sum(c["gold_supported"] for c in BLIND2) / len(BLIND2) <= 0.6
+    domains = {e["domain"] for e in MANIFEST["documents"].values() if e["part"] == "blind2"}
+    others = {e["domain"] for e in MANIFEST["documents"].values() if e["part"] != "blind2"}
+    assert len(domains) >= 4 and not domains & others
+    assert {c["domain"] for c in BLIND2} == domains
+    false_kinds = {c["kind"] for c in BLIND2 if not c["gold_supported"]}
+    assert set(MANIFEST["false_kinds"]) | set(EXTRA_FALSE_KINDS) <= false_kinds
+    assert set(MANIFEST["true_kinds"]) <= {c["kind"] for c in BLIND2 if c["gold_supported"]}
+
+
+def test_blind2_documents_hold_tables_lists_footnotes_and_statistics() -> None:
+    for name, entry in MANIFEST["documents"].items():
+        if entry["part"] != "blind2":
+            continue
+        text = _text(name)
+        assert text.startswith("---\ntitle: "), name
+        assert "|---|" in text and "[^1]:" in text, name
+        assert "\n- " in text or "\n1. " in text, f"{name} has no list"
+        assert any(w in text.lower() for w in ("percentile", "median", "p95")), name
+
+
+@pytest.mark.parametrize("claim", BLIND2, ids=[c["id"] for c in BLIND2])
+def test_blind2_quote_matches_its_document_at_its_offsets(claim: dict) -> None:
+    assert len(claim["offsets"]) == len(claim["citations"])
+    for cit, span in zip(claim["citations"], claim["offsets"], strict=True):
+        text = _text(cit["source"])
+        assert text[span["start"]:span["end"]] == cit["quote"], (claim["id"], span)
+        assert text.count(cit["quote"]) == 1, f"quote of {claim['id']} is not unique in {cit['source']}"
 
 
 def test_every_kind_of_false_claim_is_present() -> None:
