@@ -214,7 +214,10 @@ def _plan(words: tuple[Word, ...], in_names: set[int]) -> tuple[_Step, ...]:
     opposable = _word_list("opposable_words") | _word_list("opposite_particles")
     seen: set[str] = set()
     steps: list[_Step] = []
+    fixed = _in_function_phrases(words)
     for at, word in enumerate(words):
+        if at in fixed:
+            continue  # "as long as", "in order to": a connective, whatever its words mean alone
         if word.start in in_names or word.lemma in STOPWORDS or word.lower in STOPWORDS or word.lemma in weak \
                 or word.lower in negations:
             if (word.lower in opposable or word.lemma in opposable) and word.lemma not in seen:
@@ -233,6 +236,34 @@ def _plan(words: tuple[Word, ...], in_names: set[int]) -> tuple[_Step, ...]:
                            " ".join(parts) if parts else None, phrasal, _verbal(words, at),
                            bool(at) and words[at - 1].end + 1 == word.start))
     return tuple(steps)
+
+
+_DENY_THINGS = frozenset({"no", "none", "nobody", "nothing", "nowhere", "neither", "nor"})
+
+
+def _negated(words: tuple[Word, ...], at: int) -> bool:
+    """Whether a negation of a predicate stands among the three words before ``words[at]`` ("cannot attend",
+    "did not miss"); "no", "none", "nobody" deny a thing, not what it does ("no woman" is not "a man")."""
+    negations = _word_list("negation") - _DENY_THINGS
+    return any(w.lower in negations or w.lower.endswith(("n't", "n’t")) for w in words[max(0, at - 3):at])
+
+
+def _negated_word(words: tuple[Word, ...], word: str) -> bool:
+    """Whether every use of ``word`` (a lemma or written form) in ``words`` is negated."""
+    places = [at for at, w in enumerate(words) if word in (w.lemma, w.lower)]
+    return bool(places) and all(_negated(words, at) for at in places)
+
+
+def _in_function_phrases(words: tuple[Word, ...]) -> frozenset[int]:
+    """The positions of words that belong to a fixed connective (words.json ``function_phrases``)."""
+    phrases = [p.split() for p in _word_list("function_phrases")]
+    lowered = [w.lower for w in words]
+    out: set[int] = set()
+    for at in range(len(lowered)):
+        for phrase in phrases:
+            if lowered[at:at + len(phrase)] == phrase:
+                out.update(range(at, at + len(phrase)))
+    return frozenset(out)
 
 
 class _Evidence(_Text):
@@ -628,6 +659,10 @@ def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment
                 status, by, relation = "missing", None, None
         if status == "opposite" and by and (by in claim_lemmas or not _anchored(side, at, ev, by)):
             status, by, relation = "missing", None, None
+        if status == "opposite" and by and (verbal or lexicon.is_adjective(lemma_) or by in lexicon.antonyms(lemma_, "v")) \
+                and _negated(side.words, at) != _negated_word(ev.words, by):
+            # "miss" / "cannot attend", "open" / "not closed": one says the other ("no woman" is no man)
+            status, relation = "paraphrase", "negated antonym"
         if status == "missing":
             nation = lexicon.nationality_of(lower)
             if nation and _phrase_in(nation, ev.lower):

@@ -271,8 +271,16 @@ def measurement_at(text: str, start: int, end: int) -> Measurement:
     attached = after[:2] if after and after[0].lower() in {"at", "for", "in", "as"} else after[:1]
     statistic = next((found for words in (
         [t.text for t in inside], attached, [t.text for t in before], nearby) if (found := statistic_of(words))), None)
-    per = _per_after(doc, end) or _per_before([*before, *(t for t in doc if t.text in nearby)])
+    per = _per_after(doc, end) or _per_before([*before, *(t for t in doc if t.text in nearby)]) or _total(clause, anchor)
     return Measurement(*original, measured, statistic, per)
+
+
+def _total(clause: Token, anchor: Token) -> str | None:
+    """"total" when the value's clause counts it over a whole ("for their whole stay", "in total",
+    "altogether": words.json ``total_words``), which a figure per night or per visit is not."""
+    words = word_list("total_words")
+    own = [t for t in clause.subtree if _clause_of(t).i == clause.i and t.i != anchor.i]
+    return "total" if any(t.lower_ in words for t in own) else None
 
 
 def cells_of(row: str, headers: tuple[str, ...]) -> tuple[Cell, ...]:

@@ -79,8 +79,13 @@ def _compare(old: types.ModuleType, pairs: list[tuple[str, str]]) -> int:
         claim, evidence = new._folded(claim), new._folded(evidence)
         before = _rows(old._align.__wrapped__(claim, evidence, accepted))
         after = _rows(new._aligned(new._claim_side(claim), new._evidence_side(evidence), accepted))
+        # session 12, on purpose: a connective's words ("as long as") are no slots
+        words = new.words_of(claim)
+        fixed = {words[i].lemma for i in new._in_function_phrases(words)}
+        before = tuple(row for row in before if not (row[1] == "word" and row[0] in fixed))
+        after = tuple(row for row in after if not (row[1] == "word" and row[0] in fixed))
         changed = {i for i, row in enumerate(before) if _class_named(row)} | \
-            {i for i, row in enumerate(after) if row[4] == "in its place"}  # session 11, on purpose
+            {i for i, row in enumerate(after) if row[4] in {"in its place", "negated antonym"}}  # sessions 11, 12
         before = tuple(row for i, row in enumerate(before) if i not in changed)
         after = tuple(row for i, row in enumerate(after) if i not in changed)
         assert after == before, (claim, evidence)

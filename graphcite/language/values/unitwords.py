@@ -27,6 +27,7 @@ __all__ = [
     "PER_TIME",
     "RATE_ABBREVIATIONS",
     "UnitEntry",
+    "bound_cue_end",
     "bound_cue_start",
     "counted_noun",
     "lookup_unit",
@@ -177,6 +178,18 @@ def bound_cue_start(text: str, start: int) -> int | None:
     the offset of "never exceed"), when the cue says nothing but the bound; else None."""
     found = _BOUND_ONLY_CUES.search(text, max(0, start - 40), start)
     return found.start() if found else None
+
+
+# a cue after the value that says nothing but its bound: "7 or more days", "40% or above", "20 ms at most"
+_BOUND_AFTER = re.compile(r"(?:\s*,)?\s+(?:or\s+(?:more|less|fewer|above|below|under|over|greater|higher|lower|longer|"
+                          r"shorter)|at\s+(?:most|least))\b", re.I)
+
+
+def bound_cue_end(text: str, end: int) -> int | None:
+    """Where the bound cue that starts right after ``text[:end]`` ends ("7 days or more": the end of
+    "or more"), when the cue says nothing but the bound; else None."""
+    found = _BOUND_AFTER.match(text, end)
+    return found.end() if found else None
 
 
 _FLIPPED = {"min": "max", "max": "min"}

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from graphcite.verify.rules import (  # noqa: F401 - imported for registration
     cells,
+    clauses,
     code,
     connective,
+    exceptions,
     modality,
     negative,
     owners,

@@ -10,7 +10,7 @@ from graphcite.language import lexicon
 from graphcite.language.cues import negation_pattern
 from graphcite.language.domain import active
 from graphcite.language.nlp import lemma
-from graphcite.language.values.unitwords import bound_cue_start
+from graphcite.language.values.unitwords import bound_cue_end, bound_cue_start
 from graphcite.language.words import word_list
 from graphcite.models import AtomicClaim, ExtractedValue
 from graphcite.verify.evidence import Evidence
@@ -137,10 +137,12 @@ def locate(text: str, value: ExtractedValue) -> tuple[int, int] | None:
 def blank_values(text: str, values: tuple[ExtractedValue, ...] | list[ExtractedValue], bounds: bool = False) -> str:
     """``text`` with every value's surface replaced by a space (numbers are the quantity rules' job);
     with ``bounds``, the cue before a value that only bounds it too ("can never exceed $20,000": the
-    bound is the value's, compared as one by the quantity rules, not a word the evidence must repeat)."""
+    bound is the value's, compared as one by the quantity rules, not a word the evidence must repeat), and the
+    cue after it that only bounds it ("7 days or more")."""
     spans = sorted((span for v in values if (span := locate(text, v))), reverse=True)
     if bounds:
-        spans = [(cue if (cue := bound_cue_start(text, start)) is not None else start, end) for start, end in spans]
+        spans = [(cue if (cue := bound_cue_start(text, start)) is not None else start,
+                  after if (after := bound_cue_end(text, end)) is not None else end) for start, end in spans]
     for start, end in spans:
         text = text[:start] + " " + text[end:]
     return text

@@ -14,7 +14,7 @@ from graphcite.verify.evidence import ELLIPTICAL, Evidence, clause_for
 from graphcite.verify.lexical import support_terms
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
 from graphcite.verify.rules.aligned import aligned_part
-from graphcite.verify.rules.common import same_predicate, word_lemmas
+from graphcite.verify.rules.common import blank_values, same_predicate, word_lemmas
 from graphcite.verify.rules.slots import alignment_for
 
 _LIGHT = frozenset({"not", "no", "never", "do", "does", "did", "be", "is", "are", "was", "were", "have", "has",
@@ -207,7 +207,9 @@ def opposite_instead(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     slots = {s.text: s for s in alignment_for(claim, evidence).slots if s.kind == "word"}
     if not slots:
         return SKIP
-    claim_words, evidence_words = words_of(claim.text), words_of(evidence.quote)
+    # a bound's own words ("7 or more days", "at least 7 days") are the value's, compared by the quantity rules
+    claim_words = words_of(blank_values(claim.text, claim.values, bounds=True))
+    evidence_words = words_of(blank_values(evidence.quote, evidence.values, bounds=True))
     written = {form for w in evidence_words for form in (w.lower, w.lemma)}
     own = {form for w in claim_words for form in (w.lower, w.lemma)}
     theirs = sorted(f for f in written if _opposable(f) and f not in own)

@@ -167,7 +167,8 @@ def _agree(a: ExtractedValue, b: ExtractedValue) -> bool:
     return bool(values_agree(a, b)) or _attempts_equal(a, b)
 
 
-_STRICT = re.compile(r"\b(?:(?:more|fewer|less|greater|higher|lower)\s+than|under|below)\s*$", re.I)
+# "more than 300" leaves 300 out; "no more than 32", "not under 5" keep it (the negation turns the bound round)
+_STRICT = re.compile(r"(?<!\bno )(?<!\bnot )\b(?:(?:more|fewer|less|greater|higher|lower)\s+than|under|below)\s*$", re.I)
 
 
 def claim_interval(value: ExtractedValue, text: str) -> tuple[float, float, bool, bool] | None:
@@ -336,7 +337,8 @@ def statistic_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
                 continue
             other = next((getattr(m, key) for m in theirs if m is not None and getattr(m, key)), None)
             if other:
-                problems.append(f"the evidence gives {value.surface!r} {noun} {other}, not {noun} {wanted}")
+                said = "in total" if wanted == "total" else f"{noun} {wanted}"
+                problems.append(f"the evidence gives {value.surface!r} {noun} {other}, not {said}")
     return failures(problems)
 
 
@@ -387,10 +389,13 @@ def claimed_cell(claim: AtomicClaim, value: ExtractedValue, evidence: Evidence) 
     if evidence.block_type != "table_row" or not evidence.table_headers or _PERIOD.match(value.surface.strip()):
         return None  # "a month" says how often, it is no cell's figure
     cells = cells_of(evidence.quote, evidence.table_headers)
-    for cell in cells[1:]:  # "up to 400 mg in 24 hours" is the figure of the column "Most in 24 hours"
-        if any(other is not value and _header_states(other, cell.column) for other in claim.values) \
-                and cell_values(value, cell, evidence):
-            return cell
+    # "up to 400 mg in 24 hours" is the figure of the column "Most in 24 hours"; of "Dog under 20 kg" and
+    # "Dog 20 kg or more", "a dog of 20 kg or more" names the column whose bound is the claim's too
+    stated = [(cell, any(_header_states(other, cell.column, bounded=True) for other in claim.values if other is not value))
+              for cell in cells[1:] if any(other is not value and _header_states(other, cell.column) for other in claim.values)
+              and cell_values(value, cell, evidence)]
+    if stated:
+        return next((cell for cell, same_bound in stated if same_bound), stated[0][0])
     return named_column(claim.text, evidence.quote, evidence.table_headers,
                         lambda c: bool(cell_values(value, c, evidence)), near=_near(claim, value))
 
@@ -436,9 +441,15 @@ def _named_by_headers(value: ExtractedValue, evidence: Evidence) -> bool:
     return any(_header_states(value, header) for header in evidence.table_headers)
 
 
-def _header_states(value: ExtractedValue, header: str) -> bool:
-    """Whether a column header states ``value`` ("Allowed downtime per 30 days" states 30 days)."""
-    return any(comparable(value, h) and _agree(value, h) for h in values_in(header))
+def _header_states(value: ExtractedValue, header: str, bounded: bool = False) -> bool:
+    """Whether a column header states ``value`` ("Allowed downtime per 30 days" states 30 days); with
+    ``bounded``, with the same bound too ("20 kg or more" is not "under 20 kg")."""
+    return any(comparable(value, h) and _agree(value, h) and (not bounded or _bound_of(value) == _bound_of(h))
+               for h in values_in(header))
+
+
+def _bound_of(value: ExtractedValue) -> str:
+    return value.bound if value.bound in {"min", "max"} else "exact"
 
 
 @rule("GC302", "counted-noun-mismatch", family="quantity", effect="insufficient",

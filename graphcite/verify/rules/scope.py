@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from graphcite.language import lexicon
 from graphcite.language.domain import active
 from graphcite.language.frames import aligned_frames, content_words, main_frame, supposed
 from graphcite.language.nlp import lemma_lookup
@@ -101,12 +102,18 @@ def lost_condition(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         wanted = support_terms(condition)
         if not wanted:
             continue
-        missing = wanted - claim_terms
+        missing = {w for w in wanted - claim_terms if not _said_otherwise(w, claim_terms)}
         strict = condition.lower().startswith(("only", "unless", "except", "provided", *word_list("condition_prepositions")))
-        if (strict and missing) or len(missing) * 2 > len(wanted):
+        if (strict and len(missing) * 3 > len(wanted)) or len(missing) * 2 > len(wanted):
             lost.append(condition)
     return failures(f"the evidence holds it only {c!r}, which the claim leaves out" if not c.lower().startswith("only")
                     else f"the evidence holds it {c!r}, which the claim leaves out" for c in lost)
+
+
+def _said_otherwise(word: str, terms: frozenset[str] | set[str]) -> bool:
+    """Whether the claim says a condition's word by a paraphrase the lexicon accepts ("fee" / "costs")."""
+    accepted = active().paraphrase
+    return any(lexicon.related(word, t) in accepted for t in terms if t != word)
 
 
 @rule("GC502", "scope-broadened", family="scope", effect="insufficient",

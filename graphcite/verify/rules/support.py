@@ -213,7 +213,7 @@ def object_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult
     verb = _parsed_verb(claim)
     if verb and verb[0] in {lemma(w.lower()) for w in re.findall(r"[A-Za-z]+", claim.object)}:
         return SKIP  # "Delivery charges come back": the reader's object is the verb, GC202's to judge
-    head = _PREPOSITION.split(blank_values(claim.object, claim.values), maxsplit=1)[0]
+    head = _PREPOSITION.split(blank_values(claim.object, claim.values, bounds=True), maxsplit=1)[0]
     wanted = support_terms(head) - support_terms(claim.subject or "")
     wanted = {w for w in wanted if not w.replace(".", "").isdigit()}
     if not wanted:

@@ -1,0 +1,77 @@
+"""Exceptions: the things a sentence sets apart from what it says ("every floor except the attic")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from spacy.tokens import Doc, Token
+
+from graphcite.language.parse import parse
+from graphcite.language.words import word_list
+
+__all__ = ["Excepted", "exceptions_of", "makes_exception"]
+
+_NOUNS = frozenset({"NOUN", "PROPN"})
+_MODIFIERS = frozenset({"compound", "amod", "flat", "nummod", "det"})
+
+
+@dataclass(frozen=True, slots=True)
+class Excepted:
+    """One excepted phrase: where it is (code points of the text) and the lemmas of its nouns."""
+
+    start: int
+    end: int
+    text: str
+    nouns: frozenset[str]
+
+
+def _markers() -> list[list[str]]:
+    return sorted((m.split() for m in word_list("exception_markers")), key=len, reverse=True)
+
+
+def _phrase_after(doc: Doc, at: int) -> list[Token]:
+    """The noun phrase opened at token ``at``: the first noun's phrase, from ``at`` on."""
+    noun = next((t for t in doc[at:] if t.pos_ in _NOUNS), None)
+    if noun is None or any(t.is_punct and t.text in ",;:." for t in doc[at:noun.i]):
+        return []
+    while noun.dep_ in _MODIFIERS and noun.head.i > noun.i and noun.head.pos_ in _NOUNS:
+        noun = noun.head  # "the attic rooms": the phrase is the rooms'
+    phrase = [t for t in noun.subtree if t.i >= at]
+    while phrase and phrase[-1].is_punct:
+        phrase.pop()
+    return phrase
+
+
+@lru_cache(maxsize=4096)
+def exceptions_of(text: str) -> tuple[Excepted, ...]:
+    """Every phrase ``text`` excepts (words.json ``exception_markers``: "except", "other than", "but not",
+    "excluding"), with the lemmas of its nouns; read from the parse, in text order."""
+    doc = parse(text)
+    lowered = [t.lower_ for t in doc]
+    markers = _markers()
+    out: list[Excepted] = []
+    at = 0
+    while at < len(doc):
+        marker = next((m for m in markers if lowered[at:at + len(m)] == m), None)
+        if marker is None:
+            at += 1
+            continue
+        phrase = _phrase_after(doc, at + len(marker))
+        if phrase:
+            start, end = doc[at].idx, phrase[-1].idx + len(phrase[-1].text)
+            nouns = frozenset(t.lemma_.lower() for t in phrase if t.pos_ in _NOUNS)
+            out.append(Excepted(start, end, text[start:end], nouns))
+            at = phrase[-1].i + 1
+        else:
+            at += len(marker)
+    return tuple(out)
+
+
+def makes_exception(text: str) -> bool:
+    """Whether ``text`` itself excepts something or says "not"/"no": a claim that does so is compared
+    with the evidence's exception by the polarity rules, not read as overlooking it."""
+    lowered = [t.lower_ for t in parse(text)]
+    negations = word_list("negation")
+    return any(w in negations or w.endswith(("n't", "n’t")) for w in lowered) or any(
+        lowered[at:at + len(m)] == m for m in _markers() for at in range(len(lowered)))
