@@ -27,7 +27,8 @@ from graphcite.language import lexicon
 from graphcite.language.lexicon_forms import is_verb_form
 from graphcite.language.nlp import lemma
 from graphcite.language.parse import layout, parse
-from graphcite.language.words import STOPWORDS, word_list, word_map
+from graphcite.language.predicates import event_nouns
+from graphcite.language.words import STOPWORDS, word_list, word_map, words_of
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -652,5 +653,24 @@ def aligned_frames(claim: str, evidence: str) -> tuple[Frame | None, Frame | Non
     if mine is None:
         return None, None
     wanted = content_words(mine) | {mine.predicate}
-    return mine, frame_for(evidence, wanted)
+    frames = frames_of(evidence)
+    if not frames:
+        return mine, None
+    subject = _subject_words(mine)
+    said = {mine.predicate} | event_nouns(mine.predicate)  # "removed" is said by "removal"
+
+    def score(f: Frame) -> tuple[int, bool, bool, int]:
+        # the clause about the claim's own subject wins: "Dissolving stitches need no removal; other
+        # stitches are taken out at the check" has the claim's "check" in its second clause
+        return (len(f.words & wanted) + len(_subject_words(f) & subject), bool(f.words & said),
+                not f.embedded, -f.start)
+
+    return mine, max(frames, key=score)
+
+
+def _subject_words(frame: Frame) -> frozenset[str]:
+    """The content lemmas of a frame's subject phrase ("dissolving stitches" -> dissolving, stitch)."""
+    if not frame.subject:
+        return frozenset()
+    return frozenset(w.lemma for w in words_of(frame.subject) if w.lemma not in STOPWORDS and len(w.lemma) > 2)
 

@@ -21,12 +21,12 @@ __all__ = ["attributes", "value_owners"]
 
 # where one conjunct ends and the next begins, between two values
 _BOUNDARY = re.compile(r"\b(?:and|or|but|while|whereas|against|compared with|versus|vs)\b|[,;]", re.I)
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|;")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 _OWNER_POS = frozenset({"NOUN", "PROPN", "ADJ"})
 
 
 def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence (or semicolon clause) of ``text`` around ``text[start:end]``."""
+    """The sentence of ``text`` around ``text[start:end]`` (its semicolon clauses are conjuncts: "£52 for one bin; each extra bin costs £30")."""
     before = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
     after = _SENTENCE_END.search(text, end)
     return (before[-1] if before else 0), (after.start() if after else len(text))

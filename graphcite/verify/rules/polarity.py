@@ -6,8 +6,10 @@ import re
 
 from graphcite.language import lexicon
 from graphcite.language.cues import negation_pattern
-from graphcite.language.frames import content_words, frame_for, frames_of
+from graphcite.language.frames import aligned_frames, content_words, frame_for, frames_of
+from graphcite.language.predicates import event_nouns
 from graphcite.language.nlp import lemma
+from graphcite.language.parse import parse
 from graphcite.language.words import STOPWORDS, Word, as_written, word_list, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import ELLIPTICAL, Evidence, clause_for
@@ -130,6 +132,9 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         return SKIP  # a link claim's sides are checked as their own parts
     theirs = evidence_negation(claim, evidence)
     mine = claim_negation(claim)
+    if not mine and not theirs:
+        denied = _denied_object(claim, evidence)
+        return fail(f"evidence is negated ({denied!r}), claim is not") if denied else PASS
     if bool(mine) == bool(theirs):
         return PASS
     if bounds_a_number(claim.text if mine else evidence.quote):
@@ -145,6 +150,26 @@ def negation_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if mine:
         return fail(f"claim is negated ({mine!r}), evidence is not")
     return fail(f"evidence is negated ({theirs!r}), claim is not")
+
+
+def _denied_object(claim: AtomicClaim, evidence: Evidence) -> str | None:
+    """The "no" the parse reads on the evidence clause's object or subject when the clause says the
+    claim's predicate (itself or by its event noun) and the claim is not negated: "stitches need no
+    removal" denies "stitches have to be removed", which the word-shape reading, looking for "not" on a
+    verb, does not see."""
+    if evidence.block_type == "table_row" or claim.connective:
+        return None
+    mine, theirs = aligned_frames(claim.text, evidence.quote)
+    if mine is None or theirs is None or mine.negated or not theirs.negated or theirs.negation_cue not in {"no", "neither"}:
+        return None
+    said = {mine.predicate} | event_nouns(mine.predicate)
+    if not theirs.words & said:
+        return None
+    # the denied noun must be the claim's: "has no pool but a garden" denies no garden
+    wanted = content_words(mine) | event_nouns(mine.predicate)
+    denied = [t for t in parse(evidence.quote) if theirs.start <= t.idx < theirs.end and t.pos_ in {"NOUN", "PROPN"}
+              and any(d.dep_ == "det" and d.lower_ in {"no", "neither"} for d in t.children)]
+    return theirs.negation_cue if any(t.lemma_.lower() in wanted for t in denied) else None
 
 
 def _parse_agrees(claim: AtomicClaim, evidence: Evidence, negated_side: str) -> bool:
