@@ -7,9 +7,9 @@ import re
 from graphcite.language import lexicon
 from graphcite.language.cues import negation_pattern
 from graphcite.language.frames import aligned_frames, content_words, frame_for, frames_of
-from graphcite.language.predicates import event_nouns
 from graphcite.language.nlp import lemma
 from graphcite.language.parse import parse
+from graphcite.language.predicates import event_nouns
 from graphcite.language.words import STOPWORDS, Word, as_written, word_list, words_of
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import ELLIPTICAL, Evidence, clause_for
