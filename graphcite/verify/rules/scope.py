@@ -193,6 +193,7 @@ def _quantifies_things(quantifier: str, text: str) -> bool:
     rest = re.sub(rf"\b{re.escape(quantifier)}\s+(?:(?:single|calendar|other|working)\s+)?(?:{times})s?\b", " ",
                   text, flags=re.I)
     rest = re.sub(r"\beach\b(?=\s*(?:[.,;:)]|$))", " ", rest, flags=re.I)  # "£12 each": a price per item
+    rest = re.sub(r"(?<=\d)(\s*[A-Za-z%]*\s+for)\s+each\b", r"\1", rest, flags=re.I)  # "£15 for each dog": per dog
     return re.search(rf"\b{re.escape(quantifier)}\b", rest, re.I) is not None
 
 

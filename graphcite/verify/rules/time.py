@@ -64,9 +64,11 @@ def _claim_dates(claim: AtomicClaim, centuries: bool = True) -> list[DatePart]:
 
 
 def _evidence_dates(evidence: Evidence) -> list[DatePart]:
-    """Dates in the quote, and in the title and headings: a page titled "2011 season" dates its text."""
+    """Dates in the quote, and in the title, headings and table headers: a page titled "2011 season"
+    dates its text, a column "2024-25" its cells."""
     found = _parts(evidence.values, evidence.quote, labelled=True) + _centuries(evidence.quote)
-    for text in (*evidence.heading_path, evidence.title or ""):
+    headers = evidence.table_headers if evidence.block_type == "table_row" else ()
+    for text in (*evidence.heading_path, *headers, evidence.title or ""):
         found.extend(dates_in(text))
     return found
 
