@@ -142,8 +142,8 @@ def names_a_statistic(text: str) -> bool:
             return True
         if lemma(low) in _periods() and lemma(low) not in _UNITS_OF_TIME:
             return True  # "daily", "per dose", "monthly"; a bare "days" is a unit, not a period
-        if low in {"per", "each", "every"}:
-            return True
+        if low in {"per", "each", "every"} or low in word_list("total_words"):
+            return True  # "per night", "for the whole stay"
     return bool(re.search(r"\b(?:an?)\s+(?:day|week|month|year|hour|night|dose)\b", text, re.I))
 
 
@@ -396,7 +396,7 @@ def _negation(head: Token) -> tuple[bool, str | None]:
             return True, child.lower_
     for child in head.children:
         if child.dep_ in {"obj", "nsubj", "nsubj:pass", "obl"} and any(
-                d.dep_ == "det" and d.lower_ in {"no", "neither"} for d in child.children):
+                d.dep_ in {"det", "advmod"} and d.lower_ in {"no", "neither"} for d in child.children):
             return True, "no"
     # "There is no man walking in the rain": a participle clause of a noun that "no" denies is denied too
     if head.dep_ == "acl":  # ... or of a noun inside its phrase ("no man in a hat playing a harp")
@@ -659,11 +659,12 @@ def aligned_frames(claim: str, evidence: str) -> tuple[Frame | None, Frame | Non
     subject = _subject_words(mine)
     said = {mine.predicate} | event_nouns(mine.predicate)  # "removed" is said by "removal"
 
-    def score(f: Frame) -> tuple[int, bool, bool, int]:
+    def score(f: Frame) -> tuple[bool, int, bool, bool, int]:
         # the clause about the claim's own subject wins: "Dissolving stitches need no removal; other
         # stitches are taken out at the check" has the claim's "check" in its second clause
-        return (len(f.words & wanted) + len(_subject_words(f) & subject), bool(f.words & said),
-                not f.embedded, -f.start)
+        theirs = _subject_words(f)
+        return (bool(subject) and subject <= theirs, len(f.words & wanted) + len(theirs & subject),
+                bool(f.words & said), not f.embedded, -f.start)
 
     return mine, max(frames, key=score)
 

@@ -168,7 +168,7 @@ def _denied_object(claim: AtomicClaim, evidence: Evidence) -> str | None:
     # the denied noun must be the claim's: "has no pool but a garden" denies no garden
     wanted = content_words(mine) | event_nouns(mine.predicate)
     denied = [t for t in parse(evidence.quote) if theirs.start <= t.idx < theirs.end and t.pos_ in {"NOUN", "PROPN"}
-              and any(d.dep_ == "det" and d.lower_ in {"no", "neither"} for d in t.children)]
+              and any(d.dep_ in {"det", "advmod"} and d.lower_ in {"no", "neither"} for d in t.children)]
     return theirs.negation_cue if any(t.lemma_.lower() in wanted for t in denied) else None
 
 

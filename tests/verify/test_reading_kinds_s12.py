@@ -1,0 +1,114 @@
+"""Kinds of reading error found on the suite's fresh part (other people's domains), one test per kind:
+each pair is made up here, in words of its own, and runs through every rule with the real parser."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphcite.claims import decompose
+from graphcite.models import Outcome, Relation
+from graphcite.verify.config import VerifierConfig
+from graphcite.verify.engine import PairVerdict, evaluate_pair
+from graphcite.verify.evidence import Evidence, evidence_from_text
+
+
+def _verdicts(claim: str, evidence: Evidence) -> list[PairVerdict]:
+    return [evaluate_pair(part, evidence, VerifierConfig()) for part in decompose(claim)]
+
+
+def _failed(verdicts: list[PairVerdict]) -> set[str]:
+    return {f.code for v in verdicts for f in v.findings if f.outcome is Outcome.FAIL}
+
+
+def _table(row: str, headers: str) -> Evidence:
+    return evidence_from_text(row, block_type="table_row", table_headers=tuple(h.strip() for h in headers.split("|")))
+
+
+@pytest.mark.parametrize("claim, quote", [
+    ("A permit can be renewed once, provided the request is made 10 or more days before expiry.",
+     "A permit can be renewed once, provided the request is made at least 10 days before expiry."),
+    ("Riders can wait no more than 12 minutes at the kerb.", "Riders can wait 12 minutes at the kerb."),
+])
+def test_a_bound_written_after_its_value_is_the_values_not_a_word_to_find(claim: str, quote: str) -> None:
+    verdicts = _verdicts(claim, evidence_from_text(quote))
+    assert not _failed(verdicts) & {"GC205", "GC403", "GC301", "GC203"}
+    assert all(v.relation is Relation.SUPPORTS for v in verdicts)
+
+
+def test_more_than_a_number_still_excludes_it() -> None:
+    verdicts = _verdicts("Riders can wait more than 12 minutes at the kerb.",
+                         evidence_from_text("Riders can wait 12 minutes at the kerb."))
+    assert "GC301" in _failed(verdicts)
+
+
+def test_a_negated_antonym_says_the_word_but_a_denied_thing_is_not_its_opposite() -> None:
+    said = _verdicts("Pupils who miss the trip write a short essay instead.",
+                     evidence_from_text("Pupils who cannot attend the trip write a short essay instead."))
+    assert "GC205" not in _failed(said)
+    assert all(v.relation is Relation.SUPPORTS for v in said)
+    other = _verdicts("There is no girl riding a pony.", evidence_from_text("The boy is riding a pony."))
+    assert "GC205" in _failed(other)
+
+
+def test_a_connectives_words_are_no_slots() -> None:
+    verdict = _verdicts("Bikes may be parked here as long as the rack is not full.",
+                        evidence_from_text("Bikes may be parked here unless the rack is full."))
+    missing = {s for v in verdict for f in v.findings if f.code == "GC201" for s in [f.detail or ""]}
+    assert not any("long" in m for m in missing)
+
+
+def test_a_clause_qualifying_a_noun_that_the_evidence_never_says_leaves_the_claim_unsupported() -> None:
+    verdicts = _verdicts("He founded the studio that later became a national broadcaster.",
+                         evidence_from_text("He was a sound engineer and the founder of the studio."))
+    assert "GC212" in _failed(verdicts)
+    assert all(v.relation is not Relation.SUPPORTS for v in verdicts)
+
+
+@pytest.mark.parametrize("claim", ["The shuttle stops at the north car park.",
+                                   "Residents get the discount on parking fines."])
+def test_what_the_evidence_sets_apart_is_not_what_it_says(claim: str) -> None:
+    quote = ("The shuttle stops at every car park except the north car park. "
+             "Residents get the discount on permits, but not on parking fines.")
+    verdicts = _verdicts(claim, evidence_from_text(quote))
+    assert "GC507" in _failed(verdicts)
+    assert any(v.relation is Relation.CONTRADICTS for v in verdicts)
+
+
+def test_a_figure_per_night_is_not_the_figure_for_the_whole_stay() -> None:
+    verdicts = _verdicts("A cot costs £9 for the whole stay.", evidence_from_text("A cot costs £9 a night."))
+    assert "GC308" in _failed(verdicts)
+    fine = _verdicts("A cot costs £9 a night.", evidence_from_text("A cot costs £9 per night."))
+    assert "GC308" not in _failed(fine)
+
+
+def test_the_column_whose_bound_is_the_claims_is_the_one_it_names() -> None:
+    row = _table("| Full service | £60 | £95 |", "Service | Van under 3.5 t | Van 3.5 t or more")
+    assert "GC301" not in _failed(_verdicts("A full service of a van of 3.5 t or more costs £95.", row))
+    assert "GC301" in _failed(_verdicts("A full service of a van under 3.5 t costs £95.", row))
+
+
+def test_semicolon_clauses_keep_their_own_values() -> None:
+    quote = "A first locker costs £20 a term, or £12 for students on a bursary; each extra locker costs £8."
+    verdicts = _verdicts("Each extra locker costs £12.", evidence_from_text(quote))
+    assert "GC309" in _failed(verdicts)
+    assert "GC309" not in _failed(_verdicts("Each extra locker costs £8.", evidence_from_text(quote)))
+
+
+def test_no_on_the_claims_own_noun_denies_it() -> None:
+    quote = "Glazed tiles need no sealing; unglazed tiles are sealed at the final visit after fitting."
+    verdicts = _verdicts("Glazed tiles have to be sealed at the final visit after fitting.", evidence_from_text(quote))
+    assert "GC401" in _failed(verdicts)
+    assert any(v.relation is Relation.CONTRADICTS for v in verdicts)
+
+
+def test_a_clock_times_am_and_pm_are_not_words_to_find() -> None:
+    verdicts = _verdicts("Boats must be back by 7:30 pm.", evidence_from_text("Boats must be back by 19:30."))
+    assert all(v.relation is Relation.SUPPORTS for v in verdicts)
+
+
+def test_a_column_header_dates_its_cells_and_a_price_for_each_thing_is_per_thing() -> None:
+    row = _table("| Median days to repair a streetlight | 9 | 7 |", "Measure | 2022-23 | 2023-24")
+    assert "GC312" not in _failed(_verdicts("In 2023-24 the median time to repair a streetlight was 7 days.", row))
+    verdicts = _verdicts("Visitors pay £4 for each bike for each day.",
+                         evidence_from_text("Visitors pay £4 per bike per day."))
+    assert "GC502" not in _failed(verdicts)
