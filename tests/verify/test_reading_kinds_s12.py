@@ -112,3 +112,15 @@ def test_a_column_header_dates_its_cells_and_a_price_for_each_thing_is_per_thing
     verdicts = _verdicts("Visitors pay £4 for each bike for each day.",
                          evidence_from_text("Visitors pay £4 per bike per day."))
     assert "GC502" not in _failed(verdicts)
+
+
+@pytest.mark.parametrize("claim, quote, supported", [
+    ("Okafor took over the pharmacy in 2011.", "Okafor took the pharmacy to court in 2011.", False),
+    ("Okafor took over the pharmacy in 2011.", "In 2011 Okafor took over the family pharmacy.", True),
+    ("The choir gave up touring in 2016.", "The choir gave a final tour in 2016.", False),
+    ("The choir gave up touring in 2016.", "The choir stopped touring in 2016.", True),
+    ("The crossing can take up to 40 minutes.", "The crossing takes 25 to 40 minutes.", True),
+])
+def test_a_light_verb_with_its_particle_is_a_verb_the_evidence_must_say(claim: str, quote: str, supported: bool) -> None:
+    verdicts = _verdicts(claim, evidence_from_text(quote))
+    assert all(v.relation is Relation.SUPPORTS for v in verdicts) is supported
