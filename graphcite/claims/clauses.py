@@ -82,7 +82,7 @@ def sentence_spans(d: Doc) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for i, w in enumerate(d.lower):
-        if (w in {".", "!", "?"} or dotted_end(d, i)) and not d.opaque[i] and i + 1 < d.n:
+        if (w in {".", "!", "?"} or (dotted_end(d, i) and not _initial(d, i))) and not d.opaque[i] and i + 1 < d.n:
             nxt = d.words[i + 1]
             if nxt[:1].isupper() or nxt[:1] in {'"', "“", "("} or nxt[:1].isdigit():
                 spans.append((start, i + 1))
@@ -90,6 +90,14 @@ def sentence_spans(d: Doc) -> list[tuple[int, int]]:
     if start < d.n:
         spans.append((start, d.n))
     return [s for s in spans if any(ch.isalpha() for w in d.words[s[0]:s[1]] for ch in w)]
+
+
+def _initial(d: Doc, i: int) -> bool:
+    """A middle initial between two parts of a name ("Jacqueline B. Wender", "George W. Bush"), not a
+    sentence's last word ("use adapter X. Then ...")."""
+    w = d.words[i]
+    return len(w) == 2 and w[0].isupper() and i > 0 and d.words[i - 1][:1].isupper() and d.words[i - 1].isalpha() \
+        and i + 1 < d.n and d.words[i + 1][:1].isupper()
 
 
 def split_region(d: Doc, a: int, b: int, out: list[Draft], *, inference: bool = False) -> tuple[int, int]:

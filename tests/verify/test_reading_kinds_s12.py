@@ -124,3 +124,16 @@ def test_a_column_header_dates_its_cells_and_a_price_for_each_thing_is_per_thing
 def test_a_light_verb_with_its_particle_is_a_verb_the_evidence_must_say(claim: str, quote: str, supported: bool) -> None:
     verdicts = _verdicts(claim, evidence_from_text(quote))
     assert all(v.relation is Relation.SUPPORTS for v in verdicts) is supported
+
+
+@pytest.mark.parametrize("claim, quote, supported", [
+    ("Maren K. Dahl is the editor of the gazette.", "Maren K. Dahl is deputy to the editor of the gazette.", False),
+    ("Maren K. Dahl is the editor of the gazette.", "Maren K. Dahl, the editor of the gazette, wrote the piece.", True),
+    ("Tobias Lind is the coach.", "Tobias Lind, the son of the coach, scored twice.", False),
+])
+def test_the_role_a_claim_gives_its_subject_must_head_the_evidences_role_for_it(claim: str, quote: str,
+                                                                                supported: bool) -> None:
+    verdicts = _verdicts(claim, evidence_from_text(quote))
+    assert len(verdicts) == 1  # a middle initial ends no sentence
+    assert (verdicts[0].relation is Relation.SUPPORTS) is supported
+    assert ("GC213" in _failed(verdicts)) is not supported
