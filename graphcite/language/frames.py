@@ -451,6 +451,9 @@ def modality_of(head: Token) -> tuple[str, str | None]:
 
 def _tense(head: Token) -> str:
     auxes = [c for c in head.children if c.dep_ in {"aux", "aux:pass", "cop"}]
+    if not auxes and head.tag_ in {"VBG", "VBN"} and head.dep_ in {"parataxis", "conj", "advcl", "xcomp"} \
+            and head.head.i != head.i:
+        return _tense(head.head)  # a participle has the tense of the clause it hangs on ("was outside, doing ...")
     if any(a.lower_ in {"will", "shall", "'ll"} for a in auxes):
         return "future"
     if any("Past" in a.morph.get("Tense") for a in auxes) or (
@@ -470,14 +473,17 @@ def _conditions(head: Token, text: str, own: list[Token] | None = None,
     markers = word_list("condition_markers")
     timed_markers = word_list("temporal_condition_markers")
     out = []
-    for child in head.children:
+    # an adverbial clause the parse hangs on the predicate's object ("closed to coaches when the field
+    # is wet") is the predicate's too
+    clauses = [*head.children, *(g for c in head.children if c.dep_ in {"obl", "obj"} for g in c.children)]
+    for child in clauses:
         if child.dep_ == "advcl":
             marks = [c.lower_ for c in child.children if c.dep_ == "mark"
                      or (c.dep_ == "advmod" and c.tag_ == "WRB")]
             only = any(c.lower_ in _RESTRICTING for c in child.children if c.dep_ == "advmod")
             timed = [m for m in marks if m in timed_markers]
             if only or any(m in markers for m in marks) or (
-                    timed and _tense(child) != "past" and _tense(head) != "past"):
+                    timed and _tense(child) != "past" and _tense(head) != "past" and not _of_a_time(child)):
                 out.append(_span_text(child, text))  # "when it rains" holds a condition; "when he was ten" a time
                 # and so does any "after"/"when" clause of a past event ("sank in 1912 after striking ice")
     in_subject = {t.i for t in subject.subtree} if subject is not None else set()
@@ -492,6 +498,20 @@ def _conditions(head: Token, text: str, own: list[Token] | None = None,
             out.append(found if any(t.i == token.i for t in phrase.subtree) else f"{token.text} {found}")
     cleaned = (c.strip(" ,;:") for c in out)
     return tuple(c for c in dict.fromkeys(cleaned) if len(c.split()) >= 2)
+
+
+def _of_a_time(clause: Token) -> bool:
+    """Whether a "when"/"where" clause describes the time or day just before it ("return on Monday,
+    when they may be charged"): it says what happens then, it does not restrict the statement."""
+    at = clause.left_edge.i - 1
+    doc = clause.doc
+    while at >= 0 and doc[at].is_punct:
+        at -= 1
+    if at < 0:
+        return False
+    word = doc[at].lower_
+    return word in word_list("restricted_time_words") or lemma(word) in word_list("time_nouns") \
+        or word in word_list("month_names") or doc[at].like_num
 
 
 def _span_text(token: Token, text: str) -> str:

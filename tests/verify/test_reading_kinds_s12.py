@@ -137,3 +137,15 @@ def test_the_role_a_claim_gives_its_subject_must_head_the_evidences_role_for_it(
     assert len(verdicts) == 1  # a middle initial ends no sentence
     assert (verdicts[0].relation is Relation.SUPPORTS) is supported
     assert ("GC213" in _failed(verdicts)) is not supported
+
+
+@pytest.mark.parametrize("claim, quote, lost", [
+    ("Nadia was at the pier when she was stopped by a guard.",
+     "Nadia was standing at the pier, taking photographs, when a guard stopped her, the harbour office said.", False),
+    ("The crew are due back at the depot.", "The crew were told to come back to the depot on Friday, when they may be questioned.",
+     False),
+    ("The gate is closed to coaches.", "The gate is closed to coaches when the field is wet.", True),
+])
+def test_a_when_clause_of_a_past_event_or_of_a_named_day_is_a_time_not_a_condition(claim: str, quote: str,
+                                                                                  lost: bool) -> None:
+    assert ("GC501" in _failed(_verdicts(claim, evidence_from_text(quote)))) is lost
