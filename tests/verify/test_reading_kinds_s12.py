@@ -149,3 +149,9 @@ def test_the_role_a_claim_gives_its_subject_must_head_the_evidences_role_for_it(
 def test_a_when_clause_of_a_past_event_or_of_a_named_day_is_a_time_not_a_condition(claim: str, quote: str,
                                                                                   lost: bool) -> None:
     assert ("GC501" in _failed(_verdicts(claim, evidence_from_text(quote)))) is lost
+
+
+def test_older_than_is_a_bound_said_by_over() -> None:
+    row = _table("| Kayak | £25 | Anyone over 14 |", "Boat | Hire per hour | Who may hire")
+    verdicts = _verdicts("Anyone older than 14 may hire a kayak.", row)
+    assert not _failed(verdicts) & {"GC201", "GC304", "GC301"}

@@ -168,7 +168,7 @@ def _agree(a: ExtractedValue, b: ExtractedValue) -> bool:
 
 
 # "more than 300" leaves 300 out; "no more than 32", "not under 5" keep it (the negation turns the bound round)
-_STRICT = re.compile(r"(?<!\bno )(?<!\bnot )\b(?:(?:more|fewer|less|greater|higher|lower)\s+than|under|below)\s*$", re.I)
+_STRICT = re.compile(r"(?<!\bno )(?<!\bnot )\b(?:(?:more|fewer|less|greater|higher|lower|older|younger|heavier|lighter)\s+than|under|below)\s*$", re.I)
 
 
 def claim_interval(value: ExtractedValue, text: str) -> tuple[float, float, bool, bool] | None:
@@ -546,7 +546,7 @@ def limit_vs_observed(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         claim_role = mine.role
         if claim_role and theirs.role and claim_role != theirs.role and {claim_role, theirs.role} & {"observed"}:
             problems.append(f"claim {mine.surface!r} is {claim_role}, evidence {theirs.surface!r} is {theirs.role}")
-        elif claim_role in {None, "observed"} and not qualified and (
+        elif claim_role in {None, "observed"} and not qualified and mine.bound not in {"min", "max"} and (
                 theirs.role in {"limit", "target"} or (theirs.bound in {"max", "min"} and mine.bound == "exact")):
             what = theirs.role or f"{theirs.bound} bound"
             problems.append(f"evidence {theirs.surface!r} is a {what}; the claim states it as a plain value")
