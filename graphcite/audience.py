@@ -29,7 +29,7 @@ between them. What it decides:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +48,7 @@ __all__ = [
     "WITHHELD_TEXT",
     "AudienceView",
     "Redactor",
+    "RestrictedIds",
     "RestrictedSet",
     "as_written",
     "asked_publicly",
@@ -106,17 +107,101 @@ def record_audience(record: Mapping[str, Any]) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
+class RestrictedIds:
+    """The restricted ids of one kind (revisions or units) that an output asks about, read as it asks.
+
+    Every unit of the restricted sources would grow with their size, while a public answer names a few
+    ids: so the store is asked about each id the first time it is asked (:meth:`prefetch` asks for many
+    in one statement) and the answer is kept. ``read(ids)`` gives the restricted ids among ``ids``;
+    ``known`` ids are restricted without asking (with no ``read``, the ids are exactly ``known``).
+    ``maybe`` says whether any id may be restricted (the store has restricted sources): its truth value.
+    It cannot be iterated: nothing may depend on how many restricted ids the store holds.
+    """
+
+    __slots__ = ("_maybe", "_no", "_read", "_yes")
+
+    def __init__(self, read: Callable[[set[str]], set[str]] | None = None, *, known: Iterable[str] = (),
+                 maybe: bool = False) -> None:
+        self._read = read
+        self._yes = set(known)
+        self._no: set[str] = set()
+        self._maybe = maybe or bool(self._yes)
+
+    def unknown(self, ids: Iterable[Any]) -> set[str]:
+        """The ids among ``ids`` the store would have to be asked about (none when nothing is asked)."""
+        if self._read is None:
+            return set()
+        return {i for i in ids if isinstance(i, str) and i and i not in self._yes and i not in self._no}
+
+    def learn(self, asked: Iterable[str], restricted: Iterable[str]) -> None:
+        """Keep what is known of ``asked`` ids without a read: those in ``restricted`` are restricted, the rest not."""
+        found = set(restricted)
+        self._yes |= found
+        self._no |= set(asked) - found
+
+    def prefetch(self, ids: Iterable[Any]) -> None:
+        """Ask the store about the ids among ``ids`` not asked about before, in one statement."""
+        ask = self.unknown(ids)
+        if ask and self._read is not None:
+            self.learn(ask, self._read(ask) & ask)
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, str) or not value:
+            return False
+        if value in self._yes:
+            return True
+        if self._read is None or value in self._no:
+            return False
+        self.prefetch((value,))
+        return value in self._yes
+
+    def __bool__(self) -> bool:
+        return self._maybe
+
+
 @dataclass(slots=True)
 class RestrictedSet:
-    """Every restricted source of the store with its revisions and units (their ids and titles).
+    """The store's restricted sources (keys and titles), and the restricted revisions and units an output asks about.
 
     A source counts as restricted when its current visibility is restricted or when any of its
     revisions was: the more restrictive reading wins, also for records made before a change.
+    ``titles`` are the restricted revisions' titles that are not their source's own.
     """
 
     keys: dict[str, str | None] = field(default_factory=dict)  # key -> title
-    revisions: dict[str, str | None] = field(default_factory=dict)  # revision id -> title
-    units: set[str] = field(default_factory=set)
+    revisions: RestrictedIds = field(default_factory=RestrictedIds)
+    units: RestrictedIds = field(default_factory=RestrictedIds)
+    titles: set[str] = field(default_factory=set)
+    #: ``read(ids) -> (restricted revisions, restricted units)`` among ids, in one statement (None: all known)
+    read: Callable[[set[str]], tuple[set[str], set[str]]] | None = None
+
+    def prefetch(self, value: Any) -> None:
+        """Ask about every id ``value`` (a JSON value, or ids) names, in one statement: the membership
+        tests that follow need no read of their own."""
+        if not self.keys or self.read is None:
+            return
+        ids = set(_ids_in(value))
+        ask = self.revisions.unknown(ids) | self.units.unknown(ids)
+        if ask:
+            revisions, units = self.read(ask)
+            self.revisions.learn(ask, revisions & ask)
+            self.units.learn(ask, units & ask)
+
+    def learn_rows(self, *, units: Iterable[Mapping[str, Any]] = (), revisions: Iterable[Mapping[str, Any]] = (),
+                   current: Iterable[Mapping[str, Any]] = ()) -> None:
+        """Keep, without a read, whether the units and revisions of rows already read are restricted: a unit or
+        revision is restricted exactly when its source is (``current``: source rows and their current revision)."""
+        if not self.keys:
+            return
+        for row in units:
+            self.units.learn((row["unit_id"],), (row["unit_id"],) if row["source_key"] in self.keys else ())
+        for row in revisions:
+            self.revisions.learn((row["revision_id"],),
+                                 (row["revision_id"],) if row["source_key"] in self.keys else ())
+        for row in current:
+            revision = row.get("current_revision")
+            if revision:
+                self.revisions.learn((revision,), (revision,) if row["key"] in self.keys else ())
 
 
 def restricted_keys(store: Store) -> frozenset[str]:
@@ -127,24 +212,65 @@ def restricted_keys(store: Store) -> frozenset[str]:
 
 
 def restricted_set(store: Store) -> RestrictedSet:
-    """The store's restricted sources, revisions and units, in three queries (empty stores: one).
+    """The store's restricted sources, and its restricted revisions and units as they are asked about.
 
-    Inside a batch's or the service's evidence memo (whose store does not change while it is held) the
-    set is read once, so a public request does not pay for the size of the restricted content each time.
+    One query: the restricted keys with their titles and the titles their revisions hold besides.
+    Whether a revision or unit id is restricted is asked of the store for the ids an output names
+    (:class:`RestrictedIds`; one is restricted exactly when its source is), so a public answer reads as
+    many rows as it names ids, however large the restricted content. Inside a batch's or the service's evidence memo
+    (whose store does not change while it is held, and which outlives one request's store) every
+    restricted revision and unit id is read once instead and kept.
     """
     from graphcite.store.queries import graph as q
+    from graphcite.store.queries.verify_memo import memo_of
 
     def read() -> RestrictedSet:
         found = RestrictedSet()
-        keys = q.restricted_sources(store)
+        keys, titles = q.restricted_names(store)
         if not keys:
             return found
         found.keys = {r["key"]: r["title"] for r in keys}
-        found.revisions = {r["revision_id"]: r["title"] for r in q.restricted_revisions(store)}
-        found.units = q.restricted_unit_ids(store)
+        found.titles = titles
+        if memo_of(store) is not None:  # kept for many requests: every id, read once
+            found.revisions = RestrictedIds(known=(r["revision_id"] for r in q.restricted_revisions(store)),
+                                            maybe=True)
+            found.units = RestrictedIds(known=q.restricted_unit_ids(store), maybe=True)
+            return found
+        hidden = found.keys
+
+        def read_ids(ids: set[str]) -> tuple[set[str], set[str]]:  # restricted exactly when its source is
+            revisions, units = q.sources_of_ids(store, ids)
+            return ({i for i, key in revisions.items() if key in hidden},
+                    {i for i, key in units.items() if key in hidden})
+
+        found.revisions = RestrictedIds(lambda ids: read_ids(ids)[0], maybe=True)
+        found.units = RestrictedIds(lambda ids: read_ids(ids)[1], maybe=True)
+        found.read = read_ids
         return found
 
     return _once(store, "restricted set", read)
+
+
+#: the longest string :meth:`RestrictedSet.prefetch` asks about whole (ids are short and have no spaces)
+_ID_MAX = 200
+
+
+def _ids_in(value: Any) -> Iterable[str]:
+    """Every string of a JSON value that is or holds an id (a key of a dict too), as :class:`Redactor`
+    reads them: hex ids inside text, and whole strings."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if len(item) <= _ID_MAX and not any(c.isspace() for c in item):
+                yield item
+            if len(item) > 16:
+                yield from _HEX_ID.findall(item)
+        elif isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
 
 
 def _once(store: Store, kind: str, read: Any) -> Any:
@@ -221,9 +347,9 @@ class _Placeholders:
 
     __slots__ = ("names", "prefix", "restricted")
 
-    def __init__(self, prefix: str, restricted: Iterable[str]) -> None:
+    def __init__(self, prefix: str, restricted: Iterable[str] | RestrictedIds) -> None:
         self.prefix = prefix
-        self.restricted = frozenset(restricted)
+        self.restricted = restricted if isinstance(restricted, RestrictedIds) else frozenset(restricted)
         self.names: dict[str, str] = {}
 
     def __contains__(self, value: object) -> bool:
@@ -252,11 +378,13 @@ class Redactor:
     id inside a free-text string.
     """
 
-    def __init__(self, restricted_keys: Iterable[str] = (), restricted_revisions: Iterable[str] = (),
-                 restricted_units: Iterable[str] = (), titles: Iterable[str | None] = ()) -> None:
+    def __init__(self, restricted_keys: Iterable[str] = (), restricted_revisions: Iterable[str] | RestrictedIds = (),
+                 restricted_units: Iterable[str] | RestrictedIds = (), titles: Iterable[str | None] = (),
+                 restricted: RestrictedSet | None = None) -> None:
         self.keys = _Placeholders("restricted-source", restricted_keys)
         self.revisions = _Placeholders("restricted-revision", restricted_revisions)
         self.units = _Placeholders("restricted-unit", restricted_units)
+        self._restricted = restricted  # asked about the ids of a text in one go before they are replaced
         self.titles = sorted({t for t in titles if t and len(t) > 3}, key=len, reverse=True)
         self._named_keys = [k for k in self.keys.restricted if not _HEX_ID.fullmatch(k)]
         self._hex_keys = frozenset(k for k in self.keys.restricted if _HEX_ID.fullmatch(k))
@@ -266,11 +394,17 @@ class Redactor:
     @classmethod
     def from_set(cls, restricted: RestrictedSet) -> Redactor:
         return cls(restricted.keys, restricted.revisions, restricted.units,
-                   [*restricted.keys.values(), *restricted.revisions.values()])
+                   [*restricted.keys.values(), *restricted.titles], restricted)
 
     @property
     def active(self) -> bool:
         return bool(self.keys or self.revisions or self.units)
+
+    def prefetch(self, value: Any) -> None:
+        """Ask the store in one statement about the ids ``value`` (a JSON value) names, before many of its
+        strings are scrubbed or tested one by one (a redactor built from ids it holds asks nothing)."""
+        if self._restricted is not None and self.active:
+            self._restricted.prefetch(value)
 
     def key(self, key: str | None) -> str | None:
         return self.keys.name(key) if key else key
@@ -305,6 +439,13 @@ class Redactor:
         """Replace restricted identifiers and titles inside a string; other values unchanged."""
         if not isinstance(text, str) or not self.active:
             return text
+        if self._restricted is not None:
+            self._restricted.prefetch(text)
+        return self._scrub(text)
+
+    def _scrub(self, text: Any) -> Any:
+        if not isinstance(text, str) or not self.active:
+            return text
         if self._pattern is not None:
             text = self._pattern.sub(self._name, text)
         text = _HEX_ID.sub(self._id, text)
@@ -312,11 +453,16 @@ class Redactor:
 
     def scrub_json(self, value: Any) -> Any:
         """:meth:`scrub` applied to every string (keys too) of a JSON value."""
+        if self._restricted is not None and self.active:
+            self._restricted.prefetch(value)
+        return self._scrub_json(value)
+
+    def _scrub_json(self, value: Any) -> Any:
         if isinstance(value, dict):
-            return {self.scrub(k): self.scrub_json(v) for k, v in value.items()}
+            return {self._scrub(k): self._scrub_json(v) for k, v in value.items()}
         if isinstance(value, list):
-            return [self.scrub_json(v) for v in value]
-        return self.scrub(value)
+            return [self._scrub_json(v) for v in value]
+        return self._scrub(value)
 
 
 # ----------------------------------------------------------------------------------------------

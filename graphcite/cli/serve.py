@@ -66,6 +66,10 @@ def serve_command(
         "with full offsets)")] = 500,
     workers: Annotated[int, typer.Option("--workers", help="server processes on the one port (more than one "
                                          "needs a PostgreSQL store)")] = 1,
+    verify_workers: Annotated[int | None, typer.Option(
+        "--verify-workers", help="processes that decompose and verify new answers beside the service (0: its own "
+        "threads only; each loads the pipeline, about 190 MiB and 2 s; default: $GRAPHCITE_VERIFY_WORKERS, else 0)",
+        show_default=False)] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="critical, error, warning, info or debug")] = "warning",
     access_log: Annotated[bool, typer.Option("--access-log", help="log every request on stdout")] = False,
 ) -> None:
@@ -75,7 +79,7 @@ def serve_command(
     from graphcite.export.output import check_max_quote_chars
     from graphcite.serve.app import create_app
     from graphcite.serve.guard import allowed_hosts, http_protocol
-    from graphcite.serve.service import ServiceSettings
+    from graphcite.serve.service import MAX_VERIFY_WORKERS, ServiceSettings, verify_workers_from_env
     from graphcite.store import is_postgres_url, open_store, resolve_db_path
     from graphcite.verify import VerifierConfig, load_config
 
@@ -87,6 +91,9 @@ def serve_command(
     check_number(timeout, "--timeout", minimum=0, maximum=86_400, above_minimum=True)
     check_max_quote_chars(max_quote_chars)
     check_int(workers, "--workers", minimum=1, maximum=64)
+    if verify_workers is None:
+        verify_workers = verify_workers_from_env()  # a bad value is one E101 line naming the variable
+    check_int(verify_workers, "--verify-workers", minimum=0, maximum=MAX_VERIFY_WORKERS)
     if workers > 1 and not is_postgres_url(resolve_db_path(db)):
         raise make_error("E101", where="--workers", detail="a DuckDB store has one writer process",
                          fix="use --workers 1, or a PostgreSQL store (--db postgresql://...) for several")
@@ -96,7 +103,7 @@ def serve_command(
     settings = ServiceSettings(db=db, audience=audience, config=load_config(config) if config else VerifierConfig(),
                                max_body_bytes=int(max_body_mb * 1_000_000),
                                max_stream_bytes=int(max_stream_mb * 1_000_000), max_claims=max_claims,
-                               timeout=timeout, max_quote_chars=max_quote_chars)
+                               timeout=timeout, max_quote_chars=max_quote_chars, verify_workers=verify_workers)
     store = open_store(db)
     try:
         sock = _listen(host, port)
@@ -110,6 +117,8 @@ def serve_command(
 
         def ready() -> None:
             shown = f", {workers} processes" if workers > 1 else ""
+            if verify_workers:
+                shown += f", {verify_workers} verification worker{'s' if verify_workers > 1 else ''}"
             err.print(f"graphcite serve: listening on {url} (audience {audience}, store {store.shown_path}{shown}); "
                       f"review app at {url}/review/answers; Ctrl+C stops", markup=False)
             sys.stderr.flush()

@@ -120,8 +120,18 @@ class _Public:
         return self.red.scrub(value)
 
     def table(self, name: str, table: pa.Table) -> pa.Table:
-        rows = [r for r in (self.row(name, dict(row)) for row in table.to_pylist()) if r is not None]
+        found = table.to_pylist()
+        self.red.prefetch([found, [_json_or_none(v) for row in found for k, v in row.items() if k.endswith("_json")]])
+        rows = [r for r in (self.row(name, dict(row)) for row in found) if r is not None]
         return pa.Table.from_pylist(rows, schema=table.schema)
+
+
+def _json_or_none(value: Any) -> Any:
+    """A JSON column's value parsed (None when it is not JSON): the ids inside it, asked about with its row's."""
+    try:
+        return json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
 
 
 def _queries(store: Store, selection: Selection, got: Fetched) -> dict[str, Callable[[], pa.Table]]:

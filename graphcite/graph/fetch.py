@@ -204,6 +204,9 @@ def fetch(store: Store, selection: Selection, *, audience: str = "internal") -> 
         got.given_citations.setdefault(row["claim_id"], []).append(row)
     if got.restricted is not None and got.restricted.keys:
         got.own_words = asked_publicly(store, ((c["answer_rev"], c["claim_id"]) for c in got.claims))
+        if got.own_words:  # what a public asker's claims name is looked up below: asked about in one statement
+            got.restricted.prefetch([(got.verdicts.get(c["claim_id"]) or {}).get("report") for c in got.claims
+                                     if c["answer_rev"] in got.own_words])
     unit_ids: dict[str, None] = {}  # in the order the claims name them (an order only public structure decides)
     revision_ids: set[str] = set()
     keys: set[str] = set()
@@ -405,6 +408,7 @@ def _fetch_lineage(store: Store, got: Fetched, start: set[str], *, downstream: s
     else:
         found = _walk_levels(store, got, start, downstream)
     if got.restricted is not None and got.restricted.revisions:
+        got.restricted.prefetch([r["declared_in"] for r in found])
         found = [r for r in found if r["declared_in"] not in got.restricted.revisions]
     keys = start | {k for r in found for k in (r["from_key"], r["to_key"])}
     _read_sources(store, got, keys, cards)
@@ -416,6 +420,12 @@ def _fetch_lineage(store: Store, got: Fetched, start: set[str], *, downstream: s
     got.dangling = [link for link in got.links
                     if link["from_key"] not in got.sources or link["to_key"] not in got.sources]
     _read_revisions(store, got, cards)
+    if got.restricted is not None and got.restricted.keys:
+        # whether what the graph shows is restricted: from the rows read (a unit or revision is restricted
+        # when its source is), and for the other ids the reports name, one statement
+        got.restricted.learn_rows(units=got.units.values(), revisions=got.revisions.values(),
+                                  current=got.sources.values())
+        got.restricted.prefetch([[v["report"] for v in got.verdicts.values()], list(got.given_citations.values())])
     for source in got.sources.values():
         current = got.revisions.get(source["current_revision"], {})
         source["status"], source["effective"] = current.get("status"), current.get("effective")

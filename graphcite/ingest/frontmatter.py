@@ -37,6 +37,7 @@ from graphcite.models import KINDS, STATUSES
 __all__ = [
     "KNOWN_KEYS",
     "LIST_KEYS",
+    "READER_KEYS",
     "VISIBILITIES",
     "load_sidecar",
     "merge_metadata",
@@ -52,6 +53,9 @@ VISIBILITIES = ("public", "restricted")
 #: Keys whose value is one source key or a list of them; always normalised to ``list[str]``.
 LIST_KEYS = ("supersedes", "superseded_by", "derived_from", "quotes", "implements")
 KNOWN_KEYS = ("title", "status", "effective", "visibility", "kind", *LIST_KEYS)
+#: Keys a document reader adds to the metadata itself (the PDF reader's page count and page offsets): never
+#: an author's misspelling, so no warning names them.
+READER_KEYS = ("pages", "page_starts")
 
 _OPENING_FENCE = re.compile(r"---[ \t]*(?:\r\n?|\n)")
 # A closing fence is a whole line "---" or "..." right after a line break.
@@ -161,7 +165,7 @@ def _restricting_attempt(key: str, value: Any) -> bool:
 
 def metadata_notes(meta: dict[str, Any]) -> tuple[list[str], str | None]:
     """(unknown keys, an out-of-vocabulary kind or None) of normalised metadata, for the ingest's warnings."""
-    unknown = [key for key in meta if key not in KNOWN_KEYS]
+    unknown = [key for key in meta if key not in KNOWN_KEYS and key not in READER_KEYS]
     kind = meta.get("kind")
     return unknown, kind if isinstance(kind, str) and kind not in KINDS else None
 

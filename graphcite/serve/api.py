@@ -205,7 +205,8 @@ async def claim_chain(request: Request) -> Response:
 
 
 async def answers(request: Request) -> Response:
-    """Stored answer revisions with claim counts and faithfulness from their latest verifications."""
+    """Stored answer revisions with claim counts and the share of their claims supported (``supported_share``),
+    from their latest verifications for the audience."""
     audience = audience_of(request)
     return JSONResponse(await service_of(request).read(answers_with_faithfulness, audience))
 

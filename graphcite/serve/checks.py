@@ -58,6 +58,7 @@ from graphcite.verify.check import (
     prepare_check,
     resolve_answer,
     store_answer_rows,
+    unrecorded_public_check,
 )
 from graphcite.verify.config import VerifierConfig
 from graphcite.verify.records import ClaimRecord, RecordSummary
@@ -448,6 +449,12 @@ class CheckDesk:
                         else:
                             summary = RecordSummary.load(store, rev)
                         staged[rev] = summary
+                    audience = pending.prepared.records[0].audience if pending.prepared.records else "internal"
+                    if unrecorded_public_check(pending.prepared, summary, audience):
+                        # as check_answer: a public first record of an answer stored without a check is not
+                        # written (it would make the store holder's words the public's)
+                        finish_check(pending.prepared, summary.copy(), pending.config, now)
+                        continue
                     records.extend(finish_check(pending.prepared, summary, pending.config, now))
                 store_answer_rows(store, [p.prepared for p in batch])
                 store.bulk_insert("verification", records)

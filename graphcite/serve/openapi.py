@@ -109,7 +109,7 @@ def _document() -> str:
                 "responses": {"200": {"description": "the support chain", "content": {
                     "application/json": {"schema": {"type": "object"}},
                     "image/svg+xml": {"schema": {"type": "string"}}}}, **ERRORS}}},
-            "/v1/answers": {"get": {"summary": "Stored answers with their faithfulness", "parameters": [AUDIENCE],
+            "/v1/answers": {"get": {"summary": "Stored answers with the share of their claims supported", "parameters": [AUDIENCE],
                                     "responses": {"200": _json("answers", array), **ERRORS}}},
             "/v1/annotations": {
                 "post": {"summary": "Record the token holder's judgement of one citation (graphcite annotate)",

@@ -51,6 +51,8 @@ def answers_with_faithfulness(store: Store, audience: str) -> list[dict[str, Any
         per_answer[record["answer_rev"]].append(record)
     own_words = asked_publicly(store, ((r["answer_rev"], r["claim_id"]) for r in latest.values())) \
         if view.public and view.redactor.active else set()
+    if view.public:
+        view.redactor.prefetch([rows, list(latest.values())])  # the ids shown, asked about in one statement
     out = []
     for row in rows:
         verified = per_answer.get(row["answer_rev"], [])

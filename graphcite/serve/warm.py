@@ -36,10 +36,12 @@ from graphcite.lru import MISSING, LruCache
 from graphcite.store.queries import verify_memo
 from graphcite.store.queries.serve import (
     CURRENT_UNIT,
+    PUBLIC_TERM_POSTINGS_OF_TERM,
     TERM_POSTINGS_OF_TERM,
     current_unit_rows,
     evidence_fingerprint,
     index_postings,
+    index_public_postings,
     index_sizes,
     index_vocabulary,
     values_with_unit_start_of_all,
@@ -63,7 +65,10 @@ RECORD_TABLES = frozenset({"answer", "claim", "citation", "verification", "annot
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WRITE = re.compile(r"^\s*(?:INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|COPY|TRUNCATE)\b", re.IGNORECASE)
 #: kinds of keyed evidence reads (graphcite.store.queries.verify) whose keys are index terms
-TERM_KINDS = frozenset({"term count", "term postings", "restricted postings", "public terms"})
+TERM_KINDS = frozenset({"term count", "term postings", "restricted postings", "public terms", "public term count",
+                        "public term postings"})
+#: per-term point reads (graphcite.store.queries.contradictions): a term the index does not hold has no postings
+_TERM_READS = frozenset({TERM_POSTINGS_OF_TERM, PUBLIC_TERM_POSTINGS_OF_TERM})
 #: index terms kept in memory at most; a larger vocabulary is not kept (unknown terms are then read)
 MAX_VOCABULARY = 2_000_000
 _ABSENT = object()
@@ -142,7 +147,8 @@ class WarmReads:
 
     def prewarm(self, store: Any) -> dict[str, Any]:
         """Read ahead, in a few statements, what a new sentence's contradiction search asks of the store:
-        the vocabulary, every term's postings, every current unit's row and every unit's typed values.
+        the vocabulary, every term's postings (and its postings in sources that are not restricted, for a
+        public search), every current unit's row and every unit's typed values.
 
         Kept for the current generation like any read, and only what fits: postings and unit rows when
         they all fit in ``max_entries``, values when they fit in ``memo_entries`` (a larger store reads
@@ -154,9 +160,13 @@ class WarmReads:
         vocabulary = self.vocabulary(base)
         terms, units, valued = index_sizes(base)
         table = self._table("unit values at", None)
-        fits = terms + units <= self._entries.max_entries - len(self._entries)
+        room = self._entries.max_entries - len(self._entries)
+        fits = terms + units <= room
+        fits_public = 2 * terms + units <= room  # a public search's per-term reads too, one per term
         fits_values = units + valued <= table.max_entries
         postings = index_postings(base) if fits else {}
+        # the postings of units that are not restricted (None: no source is restricted, the same lists)
+        public = index_public_postings(base) if fits_public else None
         rows = current_unit_rows(base) if fits or fits_values else []
         values: dict[str, list[dict[str, Any]]] = {}
         if fits_values:
@@ -167,8 +177,12 @@ class WarmReads:
         def keep() -> None:
             if fits:
                 for term, unit_ids in postings.items():
-                    self._entries.put(_key("rows", TERM_POSTINGS_OF_TERM, [term]),
-                                      tuple((("unit_id", unit_id),) for unit_id in unit_ids))
+                    found = tuple((("unit_id", unit_id),) for unit_id in unit_ids)
+                    self._entries.put(_key("rows", TERM_POSTINGS_OF_TERM, [term]), found)
+                    if fits_public:  # every term of the index, those only restricted units hold answered empty
+                        shown = found if public is None else tuple((("unit_id", unit_id),)
+                                                                   for unit_id in public.get(term, ()))
+                        self._entries.put(_key("rows", PUBLIC_TERM_POSTINGS_OF_TERM, [term]), shown)
                 for row in rows:
                     self._entries.put(_key("rows", CURRENT_UNIT, [row["unit_id"]]), (tuple(row.items()),))
             for unit_id, found in values.items():
@@ -290,7 +304,7 @@ class WarmView:
         if getattr(self._warm.keyed_read, "active", False):  # a WarmMemo's read: its tables keep the rows
             self._count()
             return self._store.rows(sql, params)
-        if sql == TERM_POSTINGS_OF_TERM and isinstance(params, Sequence) and len(params) == 1:
+        if sql in _TERM_READS and isinstance(params, Sequence) and len(params) == 1:
             vocabulary = self._warm.vocabulary(self._store)
             if vocabulary is not None and params[0] not in vocabulary:
                 return []  # a term the index does not hold has no postings

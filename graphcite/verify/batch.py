@@ -242,7 +242,7 @@ def check_batch(store: Store, answers: Sequence[AnswerRef], *, config: VerifierC
         if progress:
             progress(len(reports) + len(failures), claims_done)
     items = {item.index: item for item, _ in loaded}
-    _finish(store, reports, items, parts, stored_rev, config, record)
+    _finish(store, reports, items, parts, stored_rev, config, record, audience)
     if audience == "public":  # a stored answer's own text can launder restricted figures: as check_answer does
         reports = {i: stored_report_for_public(store, r) if stored_rev.get(i) else r for i, r in reports.items()}
     return [reports[i] if i in reports else failures[i] for i in range(len(answers))]
@@ -250,9 +250,14 @@ def check_batch(store: Store, answers: Sequence[AnswerRef], *, config: VerifierC
 
 def _finish(store: Store, reports: dict[int, dict[str, Any]], items: dict[int, BatchItem],
             parts: dict[int, list[list[AtomicClaim]]], stored_rev: dict[int, str | None], config: VerifierConfig,
-            record: bool) -> None:
+            record: bool, audience: str = "internal") -> None:
     """Store the new answers, add claim ids and earlier checks to each report, append every record:
-    a handful of statements for the whole batch, not a few per answer."""
+    a handful of statements for the whole batch, not a few per answer.
+
+    As :func:`graphcite.verify.check.check_answer`, a public check of an answer stored without any check
+    (``add-answer``) is not recorded while it has no record: its first record tells whose words it holds
+    (:func:`graphcite.audience.asked_publicly`), and those are the store holder's.
+    """
     now = utcnow()
     config_json = json.dumps(config.as_dict(), sort_keys=True, default=str)
     revs = {index: stored_rev[index] or answer_rev_for(items[index].answer) for index in reports}
@@ -275,7 +280,7 @@ def _finish(store: Store, reports: dict[int, dict[str, Any]], items: dict[int, B
                 earlier = earlier_checks(store, rev, report)
                 if earlier is not None:
                     report["earlier"] = earlier
-            if record:
+            if record and not (audience == "public" and rev in known and not checked.get(rev, 0)):
                 rows.extend(record_rows(rev, report, config, config_json, checked.get(rev, 0), now))
                 checked[rev] = checked.get(rev, 0) + len(report["claims"])
         if rows:

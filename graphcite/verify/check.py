@@ -48,7 +48,7 @@ from graphcite.verify.statuses import claim_statuses
 __all__ = ["AUDIENCES", "MAX_STREAM_LINE", "PreparedCheck", "Verifier", "check_answer", "check_audience",
            "earlier_checks", "finish_check", "gate_answer", "gate_line", "gate_stream", "history", "parts_from_rows",
            "prepare_check", "read_lines", "record_rows", "resolve_answer", "scratch_check", "store_answer_rows",
-           "stored_report_for_public", "verify_answer"]
+           "stored_report_for_public", "unrecorded_public_check", "verify_answer"]
 
 MAX_STREAM_LINE = 1_000_000  # characters (bytes when read from a binary stream) per `gate --stream` line
 
@@ -144,7 +144,7 @@ def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAns
         prepared = prepare_check(store, loaded, config=config, audience=audience, model=model)
         store_answer_rows(store, [prepared])
         summary = RecordSummary.load(store, prepared.rev)
-        record = record and not _first_public_record_of_a_stored_answer(prepared, summary, audience)
+        record = record and not unrecorded_public_check(prepared, summary, audience)
         rows = finish_check(prepared, summary, config, utcnow())
         if record:
             store.bulk_insert("verification", rows)
@@ -154,7 +154,7 @@ def check_answer(store: Store, answer: str | Path | Mapping[str, Any] | InputAns
     return prepared.report
 
 
-def _first_public_record_of_a_stored_answer(prepared: PreparedCheck, summary: RecordSummary, audience: str) -> bool:
+def unrecorded_public_check(prepared: PreparedCheck, summary: RecordSummary, audience: str) -> bool:
     """Whether this public check would be the first record of an answer it did not store (``add-answer``).
 
     The first record of an answer tells whose words it holds (:func:`graphcite.audience.asked_publicly`):
@@ -210,6 +210,7 @@ def stored_report_for_public(store: Store, report: dict[str, Any], rev: str | No
                     [cit["unit_id"] for cit in c["citations"] if cit.get("unit_id")])
         for i, c in enumerate(report["claims"])]
     withheld = dict.fromkeys(restricted_origins(store, queries), WITHHELD_REASON)
+    view.redactor.prefetch(report)  # which ids it names are restricted: one statement for the whole report
     out = {k: view.redactor.scrub_json(v) for k, v in report.items() if k != "claims"}
     out["claims"] = [scrub_report(c, view.redactor, withheld=withheld.get(str(i)))
                      for i, c in enumerate(report["claims"])]
@@ -324,7 +325,10 @@ def history(store: Store, claim_id: str, *, audience: str = "internal") -> list[
         raise make_error("E504", where="CLAIM", ref=claim_id if len(claim_id) <= 80 else claim_id[:77] + "...")
     red = audience_view(store, audience).redactor
     for row in rows:
-        row["evidence_revisions"] = [red.revision(r) for r in json.loads(row.pop("evidence_revisions_json"))]
+        row["evidence_revisions"] = json.loads(row.pop("evidence_revisions_json"))
+    red.prefetch([row["evidence_revisions"] for row in rows])  # one statement for every record's revisions
+    for row in rows:
+        row["evidence_revisions"] = [red.revision(r) for r in row["evidence_revisions"]]
     return rows
 
 

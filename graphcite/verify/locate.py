@@ -393,20 +393,16 @@ def find_elsewhere(store: Store, queries: Sequence[ElsewhereQuery], *,
     if not wanted:
         return {}
     public = not verdict_may_use_restricted(audience)
-    total = reads.evidence_unit_count(store)
-    df = reads.term_frequencies(store, wanted)
-    hidden: dict[str, list[str]] = {}
-    if public:  # restricted units are left out before counting and ranking: the public answer cannot depend on them
-        hidden = reads.restricted_postings(store, wanted) if reads.has_restricted_sources(store) else {}
-        total -= reads.restricted_unit_count(store) if hidden else 0
-        df = {t: n - len(hidden.get(t, ())) for t, n in df.items() if n > len(hidden.get(t, ()))}
+    if public:  # counted and ranked over the public units only, in SQL: the public answer reads no restricted posting
+        total = reads.public_unit_count(store)
+        df = reads.public_term_frequencies(store, wanted)
+    else:
+        total = reads.evidence_unit_count(store)
+        df = reads.term_frequencies(store, wanted)
     rare = {t for t, n in df.items() if n <= max(ELSEWHERE_COMMON_UNITS, total * ELSEWHERE_COMMON_SHARE)}
     if not rare:
         return {}
-    postings = reads.term_postings(store, rare)
-    if hidden:
-        hidden_sets = {t: set(units) for t, units in hidden.items()}  # once per term: the filter stays linear
-        postings = {t: [u for u in units if u not in hidden_sets.get(t, ())] for t, units in postings.items()}
+    postings = reads.public_term_postings(store, rare) if public else reads.term_postings(store, rare)
     best: dict[int, list[str]] = {}
     for q in queries:
         scores: dict[str, float] = {}

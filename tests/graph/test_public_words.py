@@ -107,3 +107,28 @@ def test_a_public_check_never_makes_an_answer_stored_without_a_check_the_publics
         check_answer(store, "added-45", audience="internal")
         check_answer(store, "added-45", audience="public")  # recorded now; the words stay internal ones
         assert chain(store, "added-45", audience="public")["claims"][0]["text"] == WITHHELD_TEXT
+
+
+def test_a_public_check_batch_never_makes_an_answer_stored_without_a_check_the_publics_words(
+        tmp_path: Path, store_path: Path) -> None:
+    """check-batch writes records as check does: a public first record of an ``add-answer`` answer is not
+    written (the batch still answers), and once an internal check is recorded the public ones are too."""
+    import shutil
+
+    from graphcite.claims import add_answer
+    from graphcite.graph import chain
+    from graphcite.verify.batch import check_batch
+
+    db = tmp_path / "s.duckdb"
+    shutil.copy(store_path, db)
+    with Store(db) as store:
+        rev = add_answer(store, _probe(45, "added-46"))
+        records = "SELECT audience, count(*) AS n FROM verification WHERE answer_rev = ? GROUP BY audience"
+        (report,) = check_batch(store, ["added-46"], audience="public")
+        assert report["claims"][0]["text"] == WITHHELD_TEXT
+        assert store.rows(records, [rev]) == []
+        assert chain(store, "added-46", audience="public")["claims"][0]["text"] == WITHHELD_TEXT
+        check_batch(store, ["added-46"], audience="internal")
+        check_batch(store, ["added-46", "added-46"], audience="public")
+        assert {r["audience"]: r["n"] for r in store.rows(records, [rev])} == {"internal": 1, "public": 2}
+        assert chain(store, "added-46", audience="public")["claims"][0]["text"] == WITHHELD_TEXT

@@ -106,6 +106,23 @@ def test_unknown_keys_warn_naming_the_nearest_known_key(store: Store, tmp_path: 
     assert "'title'" in about[0] and "a.md" in about[0] and "b.md" in about[0]
 
 
+def test_a_pdf_s_own_page_keys_are_not_reported_as_unknown(store: Store, tmp_path: Path) -> None:
+    """The PDF reader stores its page count and offsets in the metadata: a first ingest of the bundled PDF
+    warns about nothing (it said "'page_starts' is not one graphcite reads ... nearest known key 'status'")."""
+    import shutil
+
+    pdf = Path(__file__).resolve().parents[2] / "graphcite" / "examples" / "corpus" / "incidents" / \
+        "inc-2024-07-relay-backlog.pdf"
+    (tmp_path / "docs").mkdir()
+    for path in (pdf, pdf.with_suffix(".meta.yaml")):  # the document and its sidecar, as bundled
+        shutil.copy(path, tmp_path / "docs" / path.name)
+    report = ingest(store, [tmp_path / "docs"])
+    assert report.added == [pdf.name]
+    assert report.warnings == []
+    meta = json.loads(store.scalar("SELECT metadata_json FROM source_revision"))
+    assert meta["pages"] >= 1 and meta["page_starts"][0] == 0  # kept, only not warned about
+
+
 def test_visibility_spelt_in_capitals_still_counts() -> None:
     assert normalise_metadata({"Visibility": "Restricted"}, where="x.md") == {"visibility": "restricted"}
 

@@ -316,3 +316,29 @@ def test_new_text_learns_templates_once_its_revisions_are_written(service: Servi
     again = asyncio.run(desk.check_body(text, format=None, documents=None, config=config, audience="internal"))
     assert json.loads(again)["earlier"]["checks"] == 1
     assert service.activity == before + 2  # the request, answered from its kept text, and the writer's view
+
+
+def test_a_public_check_of_an_answer_stored_without_a_check_is_not_recorded(service: Service) -> None:
+    """As check_answer: the first record of an ``add-answer`` answer may not be a public one (it would make
+    the store holder's words the public's); the group commit answers the check and writes no record."""
+    from graphcite.claims import add_answer
+
+    desk = service.desk
+    assert desk is not None
+    answer = _answer(CLEAN, answer_id="added-then-public")
+    with service.writer() as store:
+        rev = add_answer(store, answer)
+
+    def records() -> dict[str, int]:
+        with service.reader() as store:
+            return {r["audience"]: int(r["n"]) for r in store.rows(
+                "SELECT audience, count(*) AS n FROM verification WHERE answer_rev = ? GROUP BY audience", [rev])}
+
+    config = service.settings.config
+    first = desk.check(answer, config=config, audience="public")
+    assert [c["claim_id"] for c in first["claims"]] and records() == {}
+    desk.check(answer, config=config, audience="internal")
+    claims = len(first["claims"])
+    assert records() == {"internal": claims}
+    desk.check(answer, config=config, audience="public")
+    assert records() == {"internal": claims, "public": claims}

@@ -180,6 +180,22 @@ def test_restricted_sources_revisions_and_units(graph_store: Store) -> None:
     assert q.restricted_unit_ids(graph_store) == {unit_id(k, n) for k in ("hidden.md", "pub.md") for n in range(3)}
 
 
+def test_restricted_names_and_the_sources_of_named_ids(graph_store: Store) -> None:
+    """One statement for the names a public output scrubs; one for whether the ids it names are restricted."""
+    keys, titles = q.restricted_names(graph_store)
+    assert keys == q.restricted_sources(graph_store)
+    assert titles == {"hidden.md v1", "pub.md v1", "pub.md v2"}  # the revisions' titles that are not the source's
+    full = {r["revision_id"]: r["title"] for r in q.restricted_revisions(graph_store)}
+    assert titles | {r["title"] for r in keys} == set(full.values()) | {r["title"] for r in keys}
+    ids = ["r-hidden", "r-pub-1", "r-dec", unit_id("pub.md", 0), unit_id("dec.md", 1), "c-first", "nope"]
+    revisions, units = q.sources_of_ids(graph_store, ids)
+    assert revisions == {"r-hidden": "hidden.md", "r-pub-1": "pub.md", "r-dec": "dec.md"}
+    assert units == {unit_id("pub.md", 0): "pub.md", unit_id("dec.md", 1): "dec.md"}
+    assert q.sources_of_ids(graph_store, []) == ({}, {})
+    many = [unit_id(k, n) for k in SOURCES for n in range(3)] + [f"x{i}" for i in range(300)]  # an array parameter
+    assert set(q.sources_of_ids(graph_store, many)[1]) == {unit_id(k, n) for k in SOURCES for n in range(3)}
+
+
 def test_claim_rows_are_parents_in_answer_order_with_their_answer(graph_store: Store) -> None:
     ids = ["c-second", "c-first-p0", "c-first", "c-old", "c-x005", "c-x004"]
     rows = q.claim_rows(graph_store, ids)

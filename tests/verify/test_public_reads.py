@@ -93,15 +93,12 @@ def _names_a_restricted_source(row: dict[str, Any], keys: set[str]) -> bool:
     return set(row) <= {"key", "title"} and row.get("key") in keys
 
 
-@pytest.mark.xfail(strict=True, reason="locate.find_elsewhere reads every restricted posting of the claim's terms "
-                                       "and drops them in Python (.notes/requests.md: H-speed, public reads in SQL)")
 def test_a_public_check_reads_no_restricted_unit(stores: dict[str, Path]) -> None:
     rows, restricted, _ = _public_check_reads(stores["large"])
     leaked = [row for row in rows if restricted & {str(v) for v in row.values()}]
     assert leaked == []
 
 
-@pytest.mark.xfail(strict=True, reason="as above: the restricted postings read grow with the restricted content")
 def test_a_public_check_reads_as_many_rows_whatever_the_restricted_content(stores: dict[str, Path]) -> None:
     counts = {}
     for name, db in stores.items():

@@ -1,5 +1,6 @@
-"""The markers format: plain text, one claim per sentence, ``[n]`` markers into a ``Passages:`` list and
-``[key:start-end]`` inline (parsed by :mod:`graphcite.claims.markers`)."""
+"""The markers format: plain text, one claim per sentence, ``[n]`` markers into a ``Passages:`` list,
+``[key:start-end]`` inline, and ``[key]`` or ``[key@REV]`` for a path-like key without offsets (a citation
+located in that source) (parsed by :mod:`graphcite.claims.markers`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ __all__ = ["read_markers"]
 
 
 @answer_format(FormatInfo("markers", "plain text with markers", "one claim per sentence; [n] into a Passages: list, "
-                          "[key:start-end] inline", "code points", "markers.txt", ""), order=40, text=True)
+                          "[key:start-end] inline, [key] located in that source", "code points", "markers.txt", ""), order=40, text=True)
 def read_markers(text: str, options: ReadOptions) -> InputAnswer:
     """Read marker text (the only format that is not JSON)."""
     if not text.lstrip("\ufeff \t\r\n"):

@@ -17,8 +17,8 @@ from graphcite.store.base import Store
 from graphcite.store.queries import RESTRICTED_KEYS_SQL, rank_by_shared_terms
 from graphcite.store.queries.verify_memo import memo_of
 
-__all__ = ["CURRENT_UNIT", "TERM_POSTINGS_OF_TERM", "contradiction_candidates", "superseded_sources",
-           "values_with_unit_start"]
+__all__ = ["CURRENT_UNIT", "PUBLIC_TERM_POSTINGS_OF_TERM", "PUBLIC_UNIT_COUNT", "TERM_POSTINGS_OF_TERM",
+           "contradiction_candidates", "superseded_sources", "values_with_unit_start"]
 
 Row = dict[str, Any]
 
@@ -92,6 +92,15 @@ CURRENT_UNIT = """
 #: term the index does not hold).
 TERM_POSTINGS_OF_TERM = "SELECT unit_id FROM term_posting WHERE term = ?"
 
+#: One term's units in sources that are not restricted: the public point-read search's per-term read, so a
+#: public search reads no restricted posting (the service reads every term's answer ahead, as above).
+PUBLIC_TERM_POSTINGS_OF_TERM = f"""
+    SELECT p.unit_id FROM term_posting p JOIN evidence_unit u ON u.unit_id = p.unit_id
+    WHERE p.term = ? AND u.source_key NOT IN ({RESTRICTED_KEYS_SQL})"""
+
+#: How many units sources that are not restricted hold: the public search's count for the common-term cap.
+PUBLIC_UNIT_COUNT = f"SELECT count(*) FROM evidence_unit WHERE source_key NOT IN ({RESTRICTED_KEYS_SQL})"
+
 
 def _candidates_by_point_reads(store: Store, claims: Sequence[int], parts: Sequence[int], terms: Sequence[str], *,
                                per_part: int, common_share: float, public: bool = False) -> list[Row]:
@@ -102,11 +111,10 @@ def _candidates_by_point_reads(store: Store, claims: Sequence[int], parts: Seque
     already in memory, where the grouped query would run again for every new combination of terms.
     Same rows in the same order as the grouped query (a test compares them on both engines).
     """
-    hidden = {row["unit_id"] for row in store.rows(_RESTRICTED_UNITS)} if public else set()
-    cap = max(50, (store.scalar("SELECT count(*) FROM evidence_unit") - len(hidden)) * float(common_share))
-    postings = {term: [row["unit_id"] for row in store.rows(TERM_POSTINGS_OF_TERM, [term])
-                       if row["unit_id"] not in hidden]
-                for term in dict.fromkeys(terms)}
+    count, of_term = (PUBLIC_UNIT_COUNT, PUBLIC_TERM_POSTINGS_OF_TERM) if public else \
+        ("SELECT count(*) FROM evidence_unit", TERM_POSTINGS_OF_TERM)
+    cap = max(50, (store.scalar(count) or 0) * float(common_share))
+    postings = {term: [row["unit_id"] for row in store.rows(of_term, [term])] for term in dict.fromkeys(terms)}
     usable = {term: found for term, found in postings.items() if len(found) <= cap}  # common terms count for nothing
     out: list[Row] = []
     for (ci, pi), best in rank_by_shared_terms(list(zip(claims, parts, strict=True)), terms, usable,

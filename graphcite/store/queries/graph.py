@@ -36,6 +36,7 @@ __all__ = [
     "links_from",
     "links_into",
     "newest_answer",
+    "restricted_names",
     "restricted_revisions",
     "restricted_sources",
     "restricted_unit_ids",
@@ -44,6 +45,7 @@ __all__ = [
     "rows_for_ids",
     "source_exists",
     "source_rows",
+    "sources_of_ids",
     "unit_rows",
 ]
 
@@ -196,6 +198,39 @@ def restricted_unit_ids(store: Store) -> set[str]:
     """Every unit of a restricted source."""
     return {r["unit_id"] for r in store.rows(
         f"SELECT unit_id FROM evidence_unit WHERE source_key IN ({RESTRICTED_KEYS_SQL})")}
+
+
+def restricted_names(store: Store) -> tuple[list[dict[str, Any]], set[str]]:
+    """:func:`restricted_sources` (``key`` and ``title``, by key) and the titles restricted revisions hold
+    that their source's own title is not (usually none), in one statement: every name of a restricted
+    source a public output must scrub, without a row per revision."""
+    rows = store.rows(f"""
+        WITH rk AS ({RESTRICTED_KEYS_SQL})
+        SELECT 0 AS part, k.key, s.title FROM rk k LEFT JOIN source s ON s.key = k.key
+        UNION ALL
+        SELECT DISTINCT 1 AS part, NULL AS key, r.title FROM source_revision r LEFT JOIN source s ON s.key = r.source_key
+        WHERE r.source_key IN (SELECT key FROM rk) AND r.title IS NOT NULL AND (s.title IS NULL OR r.title <> s.title)""")
+    keys = sorted(({"key": r["key"], "title": r["title"]} for r in rows if r["part"] == 0), key=lambda r: r["key"])
+    return keys, {r["title"] for r in rows if r["part"] == 1}
+
+
+def sources_of_ids(store: Store, ids: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Of ``ids``, the revisions and the units the store holds, each with its source key (``{id: key}``), in
+    one statement (none for no ids): a public output asks about the ids it names, and one is restricted
+    exactly when its source is, instead of reading every restricted unit."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}, {}
+    revisions: dict[str, str] = {}
+    units: dict[str, str] = {}
+    with ids_filter(store, "revision_id", wanted) as (by_revision, values):
+        by_unit = by_revision.replace("revision_id", "unit_id", 1)
+        for row in store.rows(f"""
+                SELECT 1 AS unit, revision_id AS id, source_key FROM source_revision WHERE {by_revision}
+                UNION ALL
+                SELECT 2 AS unit, unit_id AS id, source_key FROM evidence_unit WHERE {by_unit}""", [*values, *values]):
+            (units if row["unit"] == 2 else revisions)[row["id"]] = row["source_key"]
+    return revisions, units
 
 
 def claim_rows(store: Store, claim_ids: Iterable[str]) -> list[dict[str, Any]]:

@@ -5,11 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from graphcite.store.base import Store
-from graphcite.store.queries.contradictions import CURRENT_UNIT, TERM_POSTINGS_OF_TERM
+from graphcite.store.queries import RESTRICTED_KEYS_SQL
+from graphcite.store.queries.contradictions import (
+    CURRENT_UNIT,
+    PUBLIC_TERM_POSTINGS_OF_TERM,
+    TERM_POSTINGS_OF_TERM,
+)
 
-__all__ = ["CURRENT_UNIT", "EVIDENCE_FINGERPRINT", "TERM_POSTINGS_OF_TERM", "add_reviewer_row", "current_unit_rows",
-           "evidence_fingerprint", "index_postings", "index_sizes", "index_vocabulary", "reviewer_exists", "reviewer_rows",
-           "reviewer_secret", "values_with_unit_start_of_all"]
+__all__ = ["CURRENT_UNIT", "EVIDENCE_FINGERPRINT", "PUBLIC_TERM_POSTINGS_OF_TERM", "TERM_POSTINGS_OF_TERM",
+           "add_reviewer_row", "current_unit_rows", "evidence_fingerprint", "index_postings", "index_public_postings",
+           "index_sizes", "index_vocabulary", "reviewer_exists", "reviewer_rows", "reviewer_secret",
+           "values_with_unit_start_of_all"]
 
 #: One cheap read over the evidence tables that changes whenever evidence is ingested or a pointer moves.
 EVIDENCE_FINGERPRINT = ("SELECT (SELECT count(*) FROM source) AS sources, "
@@ -39,6 +45,20 @@ def index_postings(store: Store) -> dict[str, list[str]]:
     """Every term's units, in unit order: the answers of :data:`TERM_POSTINGS_OF_TERM` for all terms at once."""
     postings: dict[str, list[str]] = {}
     for term, unit_id in store.tuples("SELECT term, unit_id FROM term_posting ORDER BY term, unit_id"):
+        postings.setdefault(term, []).append(unit_id)
+    return postings
+
+
+def index_public_postings(store: Store) -> dict[str, list[str]] | None:
+    """Every term's units in sources that are not restricted, in unit order (the answers of
+    :data:`PUBLIC_TERM_POSTINGS_OF_TERM` for all terms at once), or None when no source is restricted (the
+    public answers are then :func:`index_postings`'s)."""
+    if not store.scalar(f"SELECT count(*) FROM ({RESTRICTED_KEYS_SQL}) restricted"):
+        return None
+    postings: dict[str, list[str]] = {}
+    for term, unit_id in store.tuples(f"""
+            SELECT p.term, p.unit_id FROM term_posting p JOIN evidence_unit u ON u.unit_id = p.unit_id
+            WHERE u.source_key NOT IN ({RESTRICTED_KEYS_SQL}) ORDER BY p.term, p.unit_id"""):
         postings.setdefault(term, []).append(unit_id)
     return postings
 

@@ -31,7 +31,10 @@ __all__ = [
     "defer_checkpoints",
     "evidence_unit_count",
     "has_restricted_sources",
+    "public_term_frequencies",
+    "public_term_postings",
     "public_terms",
+    "public_unit_count",
     "record_counts",
     "restricted_candidates",
     "restricted_postings",
@@ -203,6 +206,45 @@ def restricted_candidates(store: Store, queries: Sequence[int], terms: Sequence[
     for row in rows:
         out.setdefault(int(row["qi"]), []).append(row["unit_id"])
     return out
+
+
+#: Postings of the wanted terms (one array parameter) in units of sources that are not restricted: a public
+#: search counts and ranks over these, so no restricted posting is read into Python.
+_PUBLIC_POSTINGS = f"""
+    SELECT p.term, p.unit_id FROM term_posting p JOIN evidence_unit u ON u.unit_id = p.unit_id
+    WHERE p.term IN (SELECT unnest(?::VARCHAR[])) AND u.source_key NOT IN ({RESTRICTED_KEYS_SQL})"""
+
+
+def public_unit_count(store: Store) -> int:
+    """How many evidence units sources that are not restricted hold (every revision): a public search's total."""
+    def read() -> int:
+        return int(store.scalar(
+            f"SELECT count(*) FROM evidence_unit WHERE source_key NOT IN ({RESTRICTED_KEYS_SQL})") or 0)
+
+    memo = memo_of(store)
+    return memo.once("public unit count", read) if memo is not None else read()
+
+
+def public_term_frequencies(store: Store, terms: Iterable[str]) -> dict[str, int]:
+    """``{term: units of sources that are not restricted holding it}`` (terms no such unit holds are left
+    out): :func:`term_frequencies` as a store without its restricted sources would answer it."""
+    def read(wanted: set[str]) -> dict[str, int]:
+        return {r["term"]: int(r["n"]) for r in store.rows(
+            f"SELECT term, count(*) AS n FROM ({_PUBLIC_POSTINGS}) hits GROUP BY term ORDER BY term", [sorted(wanted)])}
+
+    return _keyed(store, "public term count", terms, read)
+
+
+def public_term_postings(store: Store, terms: Iterable[str]) -> dict[str, list[str]]:
+    """``{term: units of sources that are not restricted holding it}``, each list sorted: :func:`term_postings`
+    as a store without its restricted sources would answer it (no restricted posting is read into Python)."""
+    def read(wanted: set[str]) -> dict[str, list[str]]:
+        postings: dict[str, list[str]] = {}
+        for row in store.rows(f"{_PUBLIC_POSTINGS} ORDER BY p.term, p.unit_id", [sorted(wanted)]):
+            postings.setdefault(row["term"], []).append(row["unit_id"])
+        return postings
+
+    return _keyed(store, "public term postings", terms, read)
 
 
 def public_terms(store: Store, terms: Iterable[str]) -> set[str]:
