@@ -24,10 +24,11 @@ from graphcite.language.nlp import lemma
 from graphcite.language.predicates import is_verb
 from graphcite.language.words import STOPWORDS, Word, _data, word_list, words_of
 
-__all__ = ["Alignment", "Slot", "align"]
+__all__ = ["WEIGHT_LIGHT", "Alignment", "Slot", "align"]
 
 _WEIGHT_NAME = 2.0
 _WEIGHT_LIGHT = 0.25
+WEIGHT_LIGHT = _WEIGHT_LIGHT  # what a light verb weighs among the slots
 _MEMO_MAX = 4096  # searches remembered per evidence text
 _UNKNOWN = object()  # a search not remembered (None is a remembered answer)
 
@@ -681,6 +682,8 @@ def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment
                 status, by, relation = "other", modifier, "modifier"
             elif not verbal and (placed := _in_its_place(side, at, ev)):
                 status, by, relation = "other", placed, "in its place"
+        if status == "paraphrase" and relation == "same" and by in {lower, lemma_}:
+            status = "found"  # the word itself, written with a capital the evidence's lemma kept ("Children")
         unfound[at] = status in {"missing", "other"}
         slots.append(Slot(lemma_, "word", status, by, relation, weight))
     return Alignment(tuple(slots))

@@ -83,6 +83,11 @@ def _compare(old: types.ModuleType, pairs: list[tuple[str, str]]) -> int:
         words = new.words_of(claim)
         fixed = {words[i].lemma for i in new._in_function_phrases(words)}
         before = tuple(row for row in before if not (row[1] == "word" and row[0] in fixed))
+        # session 12, on purpose: the word itself, found through its written form, is found, not paraphrased
+        before = tuple((t, k, "found", b, r, w) if (k == "word" and st == "paraphrase" and r == "same") else (t, k, st, b, r, w)
+                       for t, k, st, b, r, w in before)
+        after = tuple((t, k, "found", b, r, w) if (k == "word" and st == "paraphrase" and r == "same") else (t, k, st, b, r, w)
+                      for t, k, st, b, r, w in after)
         after = tuple(row for row in after if not (row[1] == "word" and row[0] in fixed))
         changed = {i for i, row in enumerate(before) if _class_named(row)} | \
             {i for i, row in enumerate(after) if row[4] in {"in its place", "negated antonym"}}  # sessions 11, 12

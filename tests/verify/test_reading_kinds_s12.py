@@ -155,3 +155,10 @@ def test_older_than_is_a_bound_said_by_over() -> None:
     row = _table("| Kayak | £25 | Anyone over 14 |", "Boat | Hire per hour | Who may hire")
     verdicts = _verdicts("Anyone older than 14 may hire a kayak.", row)
     assert not _failed(verdicts) & {"GC201", "GC304", "GC301"}
+
+
+def test_a_table_row_need_not_repeat_the_verb_a_claim_relates_its_cells_by() -> None:
+    row = _table("| Adults | 2 | 400 mg | 1,200 mg | 6 hours |",
+                 "Age | Tablets per dose | Amount per dose | Most in 24 hours | Time between doses")
+    assert all(v.relation is Relation.SUPPORTS for v in _verdicts("Adults should leave 6 hours between doses.", row))
+    assert "GC301" in _failed(_verdicts("Adults should leave 8 hours between doses.", row))

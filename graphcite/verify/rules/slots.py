@@ -4,11 +4,13 @@ an opposite or by another member of the same class."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
-from graphcite.language.align import Alignment, align
+from graphcite.language.align import WEIGHT_LIGHT, Alignment, align
 from graphcite.language.dates import times_in
 from graphcite.language.nlp import lemma
+from graphcite.language.parse import parse
 from graphcite.language.words import as_written, word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
@@ -61,7 +63,22 @@ def alignment_for(claim: AtomicClaim, evidence: Evidence) -> Alignment:
         text = text[:time.start] + " " + text[time.start + len(time.surface):]
     if attributed(claim, evidence):
         text = attribution_stripped(text)
-    return align(without_attribution(text), evidence.envelope)
+    found = align(without_attribution(text), evidence.envelope)
+    if evidence.block_type == "table_row" and found.slots:
+        return _table_verbs_light(claim.text, found)
+    return found
+
+
+def _table_verbs_light(claim_text: str, found: Alignment) -> Alignment:
+    """A table row states a row, a column and a value; the verb a claim relates them by ("should leave 8
+    hours between doses", "can take 800 mg") is not a word the row repeats, so a missing verb weighs as
+    a light verb does. The cell rules compare the row, the column and the value."""
+    verbs = {t.lemma_.lower() for t in parse(claim_text) if t.pos_ == "VERB"}
+    if not any(s.status == "missing" and s.kind == "word" and s.text in verbs for s in found.slots):
+        return found
+    return Alignment(tuple(replace(s, weight=min(s.weight, WEIGHT_LIGHT))
+                           if s.status == "missing" and s.kind == "word" and s.text in verbs else s
+                           for s in found.slots))
 
 
 @rule("GC204", "slot-filled-by-other", family="slots", effect="insufficient",
