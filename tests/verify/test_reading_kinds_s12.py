@@ -162,3 +162,22 @@ def test_a_table_row_need_not_repeat_the_verb_a_claim_relates_its_cells_by() -> 
                  "Age | Tablets per dose | Amount per dose | Most in 24 hours | Time between doses")
     assert all(v.relation is Relation.SUPPORTS for v in _verdicts("Adults should leave 6 hours between doses.", row))
     assert "GC301" in _failed(_verdicts("Adults should leave 8 hours between doses.", row))
+
+
+@pytest.mark.parametrize("claim, quote, supported", [
+    ("The otter is catching a fish.", "The heron is catching a fish near an otter.", False),
+    ("A fox is chasing the hen.", "The farmer is chasing a hen and a fox.", False),
+    ("A fox is chasing the hen.", "The hen is being chased by a fox.", True),
+    ("Panda bears are eating bamboo.", "The pandas are eating bamboo.", True),
+])
+def test_the_claims_doer_must_be_the_evidences_doer_of_that_action(claim: str, quote: str, supported: bool) -> None:
+    verdicts = _verdicts(claim, evidence_from_text(quote))
+    assert ("GC214" in _failed(verdicts)) is not supported
+
+
+def test_two_values_with_one_surface_blank_once() -> None:
+    from graphcite.verify.rules.common import blank_values
+
+    part = decompose("All five vans make at most five deliveries.")[0]
+    blanked = blank_values(part.object or "", part.values, bounds=True)
+    assert "deliveries" in blanked

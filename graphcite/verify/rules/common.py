@@ -143,6 +143,12 @@ def blank_values(text: str, values: tuple[ExtractedValue, ...] | list[ExtractedV
     if bounds:
         spans = [(cue if (cue := bound_cue_start(text, start)) is not None else start,
                   after if (after := bound_cue_end(text, end)) is not None else end) for start, end in spans]
-    for start, end in spans:
+    merged: list[tuple[int, int]] = []  # two values with one surface ("All five ... five attempts") may
+    for start, end in sorted(spans):   # locate to one span: each stretch of text is blanked once
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    for start, end in reversed(merged):
         text = text[:start] + " " + text[end:]
     return text

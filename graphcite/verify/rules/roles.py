@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
+from spacy.tokens import Token
+
 from graphcite.language import lexicon
-from graphcite.language.frames import aligned_frames
+from graphcite.language.frames import aligned_frames, main_frame
 from graphcite.language.nlp import lemma
+from graphcite.language.parse import parse
 from graphcite.language.words import STOPWORDS, word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
@@ -229,3 +232,70 @@ def doer_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if any(s.status in {"found", "paraphrase"} for s in slots):
         return PASS
     return fail(f"the claim says it was done by {doer!r}; the evidence does not name {doer!r}")
+
+
+def _doers(text: str, verb: str, transitive: bool = False) -> list[Token] | None:
+    """The nouns doing ``verb`` (a lemma) in the clauses of ``text``, read from the parse: an active
+    clause's subject, a passive one's "by" phrase; None when a clause of the verb has a pronoun or no
+    doer (its doer cannot be compared)."""
+    out: list[Token] = []
+    for token in parse(text):
+        if token.pos_ != "VERB" or not (token.lemma_.lower() == verb or lexicon.is_synonym(verb, token.lemma_.lower())):
+            continue
+        if transitive and not any(c.dep_ in {"obj", "iobj", "obl:unmarked"} for c in token.children):
+            return None  # "waste transport delayed": a headline's passive without its "was"
+        if token.dep_ == "conj" and token.head.pos_ in {"NOUN", "PROPN"}:
+            return None  # a clause coordinated with a noun phrase: the parse has lost the subject
+        subjects = [c for c in token.children if c.dep_ in {"nsubj", "nsubj:pass", "csubj"}]
+        if subjects and subjects[0].dep_ == "nsubj:pass":
+            subjects = [c for c in token.children if c.dep_.startswith("obl") and any(g.lower_ == "by" for g in c.children)]
+        if not subjects or subjects[0].dep_ in {"nsubj:pass", "csubj"} or subjects[0].pos_ not in {"NOUN", "PROPN"}:
+            return None
+        out.append(subjects[0])
+    return out
+
+
+def _phrase_lemmas(token: Token) -> frozenset[str]:
+    """A doer noun's lemma with its compounds' ("panda bears" -> panda, bear)."""
+    return frozenset({token.lemma_.lower(), *(c.lemma_.lower() for c in token.children if c.dep_ == "compound")})
+
+
+def _same_doer(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Two doers name one thing: a shared word, or words the lexicon links (a synonym, a kind, a derived
+    word: "racers" / "runners" both from what they do)."""
+    return bool(mine & theirs) or any(_same(a, b) or lexicon.related(a, b) == "derived" for a in mine for b in theirs)
+
+
+@rule("GC214", "doer-of-another", family="slots", effect="insufficient",
+      good=[("The otter is catching a fish.", "An otter is catching a small fish in the river."),
+            ("The otter is catching a fish.", "The fish is caught by an otter.")],
+      bad=[("The otter is catching a fish.", "The heron is catching a fish near an otter."),
+           ("A kangaroo is picking up the baby.", "The woman is picking up a baby kangaroo.")])
+def doer_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
+    """The evidence has the claim's action done by someone else.
+
+    "A kangaroo is picking up the baby" against "the woman is picking up a baby kangaroo": every word is
+    there, so the share passes and no roles are exchanged (the woman is in neither of the claim's
+    places), yet the evidence's doer is the woman. Read from the parse: the claim's active clause names
+    a thing as its doer; every active clause of the evidence with that verb (or a synonym) has another
+    thing as its doer, not the claim's, nor a kind of it or a name against a common noun (which may
+    name the same thing).
+    """
+    if evidence.block_type == "table_row" or claim.connective:
+        return SKIP
+    mine = main_frame(claim.text)
+    if mine is None or mine.voice != "active" or mine.predicate in word_list("light_verbs") or mine.pronoun_subject:
+        return SKIP
+    doers = _doers(claim.text, mine.predicate, transitive=True)
+    if not doers or len(doers) != 1:
+        return SKIP
+    doer = doers[0]
+    theirs = _doers(evidence.quote, mine.predicate)
+    if not theirs:
+        return SKIP
+    own = _phrase_lemmas(doer)
+    for their in theirs:
+        if their.pos_ != doer.pos_ or _same_doer(own, _phrase_lemmas(their)):
+            return PASS  # the same doer, or a name against a description that may be it
+    shown = ", ".join(sorted({t.text for t in theirs}))
+    return fail(f"the evidence has {shown!r} {mine.predicate}, not {doer.text!r}")
