@@ -16,7 +16,8 @@ Sets (each skipped when its data is absent): the bundled tuning set (graphcite/e
 set.jsonl, under graphcite/examples/verifier.yaml), SICK, CLIMATE-FEVER, RTE, HealthVer and
 COVID-Fact dev (benchmarks/realtext.py), and the multi-domain suite's dev documents
 (benchmarks/suites/). ``--features FILE`` keeps the collected features (JSON lines) and reuses them
-when the file exists; ``--write`` writes the fitted model into the package.
+when the file exists; ``--write`` writes the fitted model into the package (decision.yaml, and the
+same model as decision.json, which a check reads without PyYAML).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from graphcite.verify.decision import DECISION_FILE, FEATURES  # noqa: E402
+from graphcite.verify.decision import DECISION_FILE, DECISION_JSON, FEATURES  # noqa: E402
 
 EXAMPLES = ROOT / "graphcite" / "examples"
 REALTEXT = ("sick", "climate-fever", "rte", "healthver", "covidfact")
@@ -205,9 +206,12 @@ def main(argv: list[str]) -> int:
         import yaml
 
         header = ("# The calibrated support decision, fitted by scripts/fit_decision.py on the development parts\n"
-                  "# (never a held-out part). Features: graphcite/verify/decision.py. Do not edit by hand.\n")
-        DECISION_FILE.write_text(header + yaml.safe_dump(model, sort_keys=False, width=110), encoding="utf-8")
-        print(f"wrote {DECISION_FILE}", file=sys.stderr)
+                  "# (never a held-out part). Features: graphcite/verify/decision.py. Do not edit by hand.\n"
+                  "# decision.json beside it is the same model, written with it: what a check reads.\n")
+        text = yaml.safe_dump(model, sort_keys=False, width=110)
+        DECISION_FILE.write_text(header + text, encoding="utf-8")
+        DECISION_JSON.write_text(json.dumps(yaml.safe_load(text), indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {DECISION_FILE} and {DECISION_JSON.name}", file=sys.stderr)
     return 0
 
 

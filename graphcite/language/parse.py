@@ -9,6 +9,12 @@ A parse is the same for every reading of the same text, so it can be prepared: :
 serialised parses (made by :func:`serialise`, kept by the store with :func:`pipeline_version`) to
 :func:`parse`, which uses one instead of running the pipeline when its text is the one parsed;
 :func:`fresh_parse` gives back what the pipeline parsed in this process, for the store to keep.
+
+Two readings of the trained pipeline are corrected around it (:func:`_run`): before the parser, a name's
+middle initial ("Jacqueline B. Wender", "George W. Bush") starts no sentence; after the lemmatizer, a
+base or present-tense verb written as a WordNet verb is its own lemma ("need", not "nee"; "proceed",
+not "procee"). Both are part of what :func:`pipeline_version` names, so a parse kept before them is
+made again.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
 
-__all__ = ["PIPELINE_VERSION", "Layout", "fresh_parse", "layout", "memoised", "parse", "parser",
+__all__ = ["PIPELINE_VERSION", "READING_REVISION", "Layout", "fresh_parse", "layout", "memoised", "parse", "parser",
            "pipeline_accuracy", "pipeline_path", "pipeline_version", "prepare", "prepared_count", "serialise",
            "text_key"]
 
@@ -98,11 +104,16 @@ def _unfilled_tokenizer() -> str:
 _SAMPLED = 1 << 16
 
 
+#: What :func:`_run` corrects in the pipeline's output; a new revision makes every kept parse stale.
+READING_REVISION = "initials+vb-lemmas-1"
+
+
 @cache
 def pipeline_version() -> str:
     """What a kept parse must have been made by to be used: :data:`PIPELINE_VERSION`, the spaCy and thinc
-    versions, and a digest of every file of the shipped pipeline (its name, size and bytes; of a weights
-    file, its first and last 64 KiB: retrained weights differ throughout). Worked out once, on first use."""
+    versions, :data:`READING_REVISION`, and a digest of every file of the shipped pipeline (its name, size and
+    bytes; of a weights file, its first and last 64 KiB: retrained weights differ throughout). Worked out once,
+    on first use."""
     import spacy
     import thinc
 
@@ -118,7 +129,8 @@ def pipeline_version() -> str:
                 digest.update(handle.read())
             elif size > _SAMPLED:
                 digest.update(handle.read())
-    return f"{PIPELINE_VERSION}/spacy-{spacy.__version__}/thinc-{thinc.__version__}/{digest.hexdigest()}"
+    return (f"{PIPELINE_VERSION}/spacy-{spacy.__version__}/thinc-{thinc.__version__}/{READING_REVISION}/"
+            f"{digest.hexdigest()}")
 
 
 def text_key(text: str) -> str:
@@ -232,10 +244,70 @@ def _parse(text: str) -> Doc:
     data = _PREPARED.pop(key, None)
     doc = _load(data) if data is not None else None
     if doc is None or doc.text != text:
-        doc = parser()(text)
+        doc = _run(text)
     if key in _WANTED:
         _hold(_FRESH, key, doc)
     return doc
+
+
+def _run(text: str) -> Doc:
+    """The trained pipeline's parse of ``text``, with a middle initial kept inside its sentence and the
+    lemma of a base or present-tense verb that is itself a verb lemma kept as written."""
+    nlp = parser()
+    doc = nlp.make_doc(text)
+    _keep_initials(doc)
+    doc = nlp(doc)
+    _verbs_as_written(doc)
+    return doc
+
+
+def _is_initial(word: str) -> bool:
+    return len(word) == 2 and word[1] == "." and "A" <= word[0] <= "Z"
+
+
+def _keep_initials(doc: Doc) -> None:
+    """Mark a capitalised word after a capitalised word and a single capital letter with a full stop
+    ("Jacqueline B. Wender") as no sentence start: the parser reads the stop as a sentence's end else.
+    A function word after the letter ("Plan B. Then we ...") starts its sentence as the parser sees fit."""
+    function_words: frozenset[str] | None = None
+    for i in range(2, len(doc)):
+        token = doc[i]
+        if _is_initial(doc[i - 1].text) and token.text[:1].isupper() and _capitalised(doc[i - 2].text):
+            if function_words is None:
+                from graphcite.language.lexicon_data import load_tables
+
+                function_words = load_tables().function_words
+            if token.lower_ not in function_words:
+                token.is_sent_start = False
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper() and word.isalpha()
+
+
+def _verbs_as_written(doc: Doc) -> None:
+    """Give a VB/VBP verb whose lowercase form is a WordNet verb that form as its lemma: the rule
+    lemmatizer strips a suffix it does not have ("need" -> "nee", "proceed" -> "procee")."""
+    for token in doc:
+        if token.tag_ in _AS_WRITTEN_TAGS and token.pos_ in _VERB_POS:
+            lower = token.lower_
+            if token.lemma_ != lower and _is_verb_lemma(lower):
+                token.lemma_ = lower
+
+
+_AS_WRITTEN_TAGS = frozenset({"VB", "VBP"})
+_VERB_POS = frozenset({"VERB", "AUX"})
+
+
+@lru_cache(maxsize=8192)
+def _is_verb_lemma(word: str) -> bool:
+    """Whether WordNet lists ``word`` itself as a verb (not one of its inflected forms)."""
+    from graphcite.language.lexicon_data import load_tables
+    from graphcite.language.lexicon_forms import VERB
+
+    tables = load_tables()
+    found = tables.index.get(word)
+    return found is not None and bool(tables.word_pos[found] & VERB)
 
 
 #: parses by text, most recent last: a unit is met again and again

@@ -10,7 +10,7 @@ from typing import Any
 
 from graphcite.errors import ConfigError
 from graphcite.language.domain import GENERAL, DomainLexicon, load_domain
-from graphcite.verify.decision import DECISION_FILE, DecisionModel
+from graphcite.verify.decision import DECISION_JSON, DecisionModel
 from graphcite.verify.registry import RULES_VERSION
 
 __all__ = ["NOTE_RULES", "VerifierConfig", "load_config", "load_decision", "split_judge"]
@@ -40,22 +40,23 @@ _DECISIONS: dict[tuple[str, int], DecisionModel] = {}
 
 
 def load_decision(path: str | Path) -> DecisionModel:
-    """A fitted decision model from its YAML file (``scripts/fit_decision.py`` writes it), remembered
-    per file and modification time."""
-    import yaml
-
+    """A fitted decision model from its YAML file, or from a ``.json`` file holding the same mapping
+    (``scripts/fit_decision.py`` writes both; the default is read from the JSON, so a check imports no
+    PyYAML), remembered per file and modification time."""
     file = Path(path)
+    kind = "JSON" if file.suffix.lower() == ".json" else "YAML"
     try:
         key = (str(file), file.stat().st_mtime_ns)
         found = _DECISIONS.get(key)
         if found is not None:
             return found
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read the decision model: {exc.strerror or exc}", where=str(file),
                           fix="check the path in `decision:`, or run scripts/fit_decision.py") from exc
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"bad YAML: {exc}".splitlines()[0], where=str(file), fix="fix the syntax") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"bad {kind}: {exc}".splitlines()[0], where=str(file), fix="fix the syntax") from exc
+    data = _model_mapping(text, file, kind)
     if not isinstance(data, dict):
         raise ConfigError("expected a mapping with bias, threshold and weights", where=str(file),
                           fix="see graphcite/verify/decision.yaml")
@@ -69,6 +70,21 @@ def load_decision(path: str | Path) -> DecisionModel:
     return found
 
 
+def _model_mapping(text: str, file: Path, kind: str) -> object:
+    """The parsed text of a decision file, JSON or YAML (PyYAML imported only for YAML)."""
+    if kind == "JSON":
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise ConfigError(f"bad JSON: {exc}".splitlines()[0], where=str(file), fix="fix the syntax") from exc
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"bad YAML: {exc}".splitlines()[0], where=str(file), fix="fix the syntax") from exc
+
+
 @dataclass(frozen=True, slots=True)
 class VerifierConfig:
     """Everything that can change a verdict; its hash is recorded with every result."""
@@ -78,7 +94,8 @@ class VerifierConfig:
     threshold: float = 0.65
     mention_threshold: float = 0.25
     # the fitted model that decides support from the soft signals: "default" is decision.yaml beside
-    # this module (scripts/fit_decision.py), a path names another, "none" uses ``threshold``
+    # this module (read from its twin decision.json; scripts/fit_decision.py writes both), a path names
+    # another (YAML, or JSON by its suffix), "none" uses ``threshold``
     decision: str = "default"
     judge: str = "heuristic"
     judge_url: str | None = None
@@ -113,7 +130,7 @@ class VerifierConfig:
         baseline, or a judge other than the heuristic one, which decides by itself)."""
         if self.lexical_only or self.decision.strip().lower() == "none":
             return None
-        return load_decision(DECISION_FILE if self.decision == "default" else self.decision)
+        return load_decision(DECISION_JSON if self.decision == "default" else self.decision)
 
     @property
     def judge_kind(self) -> str:

@@ -21,11 +21,13 @@ from pathlib import Path
 
 from graphcite.language.align import Alignment
 
-__all__ = ["DECISION_FILE", "FEATURES", "NOTE_FEATURES", "Decision", "DecisionModel", "alignment_features",
+__all__ = ["DECISION_FILE", "DECISION_JSON", "FEATURES", "NOTE_FEATURES", "Decision", "DecisionModel", "alignment_features",
            "features_for"]
 
 #: the model that ships with graphcite, fitted by scripts/fit_decision.py
 DECISION_FILE = Path(__file__).resolve().parent / "decision.yaml"
+#: the same model as JSON, written beside it by the same script: what a check reads (no PyYAML on its path)
+DECISION_JSON = DECISION_FILE.with_suffix(".json")
 
 # a paraphrased slot found only through a class and its member ("instrument" for "guitar")
 _CLASS = frozenset({"hyponym", "hypernym"})
@@ -146,7 +148,7 @@ class DecisionModel:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], features: Sequence[str] = FEATURES) -> DecisionModel:
-        """Read the YAML form: ``bias``, ``threshold``, ``weights: {feature: weight}``; unknown features
+        """Read the file's mapping (YAML or JSON): ``bias``, ``threshold``, ``weights: {feature: weight}``; unknown features
         and missing numbers raise ValueError (the caller names the file)."""
         weights = data.get("weights")
         if not isinstance(weights, Mapping):

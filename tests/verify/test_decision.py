@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +15,7 @@ from graphcite.claims import decompose
 from graphcite.errors import ConfigError
 from graphcite.models import Outcome, Relation
 from graphcite.verify.config import VerifierConfig, load_config, load_decision
-from graphcite.verify.decision import DECISION_FILE, FEATURES, DecisionModel
+from graphcite.verify.decision import DECISION_FILE, DECISION_JSON, FEATURES, DecisionModel
 from graphcite.verify.engine import PairVerdict, evaluate_pair
 from graphcite.verify.evidence import evidence_from_text
 
@@ -30,6 +33,23 @@ def test_the_shipped_model_weighs_every_feature_and_was_fitted_on_development_pa
     assert data["fitted_on"] and all(" dev " in item for item in data["fitted_on"])
     assert not any("heldout" in item or "held-out" in item for item in data["fitted_on"])
     assert VerifierConfig().decision_model() == model
+
+
+def test_the_json_twin_holds_the_yaml_model_and_is_what_a_check_reads() -> None:
+    # scripts/fit_decision.py --write writes both; a hand edit of one alone fails here
+    assert json.loads(DECISION_JSON.read_text(encoding="utf-8")) == yaml.safe_load(
+        DECISION_FILE.read_text(encoding="utf-8"))
+    from_json, from_yaml = load_decision(DECISION_JSON), load_decision(DECISION_FILE)
+    assert from_json == from_yaml and from_json.digest == from_yaml.digest
+    assert VerifierConfig().decision_model() is from_json
+
+
+def test_a_check_reads_the_default_model_without_pyyaml() -> None:
+    probe = ("import sys; from graphcite.verify.config import VerifierConfig; "
+             "m = VerifierConfig().decision_model(); print(m.threshold, 'yaml' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    threshold, yaml_loaded = done.stdout.split()
+    assert float(threshold) == load_decision(DECISION_FILE).threshold and yaml_loaded == "False"
 
 
 def test_contributions_add_up_to_the_log_odds_of_the_probability() -> None:
@@ -110,6 +130,19 @@ def test_a_bad_decision_file_is_a_one_line_config_error(tmp_path: Path, text: st
     config.write_text("decision: decision.yaml\n", encoding="utf-8")
     with pytest.raises(ConfigError) as caught:
         load_config(config)
+    assert message in str(caught.value) and "\n" not in str(caught.value).strip()
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"bias": 1, "threshold": 0.5, "weights": {"colour": 1}}', "unknown feature 'colour'"),
+    ('[1]', "expected a mapping"),
+    ('{"bias": ', "bad JSON"),
+])
+def test_a_bad_json_decision_file_is_a_one_line_config_error(tmp_path: Path, text: str, message: str) -> None:
+    bad = tmp_path / "decision.json"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        VerifierConfig(decision=str(bad)).decision_model()
     assert message in str(caught.value) and "\n" not in str(caught.value).strip()
 
 

@@ -11,8 +11,21 @@ patterns); :mod:`.compare` compares two values in base units.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from graphcite.language.values.compare import to_base, values_agree
 from graphcite.language.values.extract import extract_values, unit_from_header
-from graphcite.language.values.numbers import ureg
+from graphcite.language.values.numbers import unit_registry
+
+if TYPE_CHECKING:
+    import pint
+
+    ureg: pint.UnitRegistry
 
 __all__ = ["extract_values", "to_base", "unit_from_header", "ureg", "values_agree"]
+
+
+def __getattr__(name: str) -> object:
+    if name == "ureg":  # the pint registry, built (and pint imported) on first use
+        return unit_registry()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

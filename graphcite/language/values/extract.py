@@ -20,6 +20,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from graphcite.language.values.datereading import DateReader
+from graphcite.language.values.lazyre import lazy
 from graphcite.language.values.numbers import (
     NUMBER_WORDS,
     SCALE_NEXT,
@@ -574,7 +575,7 @@ MEMO_CHARS = 96
 
 #: white space other than the plain space: read as a space, so layout never changes a reading ("at\nmost 5")
 #: (a line break before a list marker stays: "1. Install\n2. Run" numbers its steps)
-_LAYOUT = re.compile(r"[^\S \n]|\n(?![^\S\n]*(?:\d{1,3}[.)]|[-*•+#|>]|\n))")
+_LAYOUT = lazy(r"[^\S \n]|\n(?![^\S\n]*(?:\d{1,3}[.)]|[-*•+#|>]|\n))")
 
 
 def values_in(text: str, default_unit: str | None = None) -> Sequence[ExtractedValue]:
@@ -665,8 +666,8 @@ def _extract(text: str, default_unit: str | None, *, fast: bool = True) -> list[
     return scanner.out
 
 
-_HEADER_BRACKET = re.compile(r"[(\[{]\s*([^()\[\]{}]{1,24}?)\s*[)\]}]")
-_HEADER_TAIL = re.compile(r"(?:\bin|,|/|:)\s*([^\s,/:()]{1,20})\s*$", re.IGNORECASE)
+_HEADER_BRACKET = lazy(r"[(\[{]\s*([^()\[\]{}]{1,24}?)\s*[)\]}]")
+_HEADER_TAIL = lazy(r"(?:\bin|,|/|:)\s*([^\s,/:()]{1,20})\s*$", re.IGNORECASE)
 
 
 def unit_from_header(header: str) -> str | None:

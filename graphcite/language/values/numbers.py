@@ -6,7 +6,8 @@ pint's (ISO codes for money), and reads the cue words around a value (bound, rol
 thing, the counted noun). Nothing here scans a whole text except :func:`find_numbers`; the scanner
 in ``values`` calls these helpers only where a cheap anchor (a digit or a number word) was found,
 which is what keeps extraction fast on prose. The one pint registry, :func:`unit_registry` (also
-:data:`ureg`), lives here, built on first use from definitions cached on disk.
+:data:`ureg`), lives here, built on first use from definitions cached on disk; pint itself is imported
+only then (a tenth of a second a command that converts no unit does not spend).
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-import pint
+from graphcite.language.values.lazyre import lazy
 
 if TYPE_CHECKING:
+    import pint
+
     ureg: pint.UnitRegistry
 
 __all__ = [
@@ -38,8 +41,14 @@ __all__ = [
 ]
 
 
-_PINT_DATA = Path(pint.__file__).parent
 _PERCENTAGE_POINT = "percentage_point = [percentage_point] = pp"
+
+
+def _pint_data() -> Path:
+    """The folder of pint's definition files (imports pint: only the registry's builders call this)."""
+    import pint
+
+    return Path(pint.__file__).parent
 
 
 def _definition_lines() -> list[str]:
@@ -49,7 +58,7 @@ def _definition_lines() -> list[str]:
     ``decade``; both are wrong for prose, so the definitions are read with those two lines changed.
     """
     lines = []
-    for line in (_PINT_DATA / "default_en.txt").read_text(encoding="utf-8").splitlines():
+    for line in (_pint_data() / "default_en.txt").read_text(encoding="utf-8").splitlines():
         stripped = line.strip()
         if stripped.startswith("@import"):
             continue
@@ -65,8 +74,10 @@ def build_registry_uncached() -> pint.UnitRegistry:
     """The registry built from the definitions in this process (what :func:`unit_registry` reads back from its
     cache): pint's constants, the changed default definitions, percentage points; no default unit system, so
     base units are pint's root units (a mass in grams)."""
+    import pint
+
     registry = pint.UnitRegistry(None, autoconvert_offset_to_baseunit=True)
-    registry.load_definitions(_PINT_DATA / "constants_en.txt")
+    registry.load_definitions(_pint_data() / "constants_en.txt")
     registry.load_definitions(_definition_lines())
     registry.define(_PERCENTAGE_POINT)
     return registry
@@ -75,6 +86,8 @@ def build_registry_uncached() -> pint.UnitRegistry:
 def registry_cache_folder() -> Path:
     """Where pint's parsed definitions are cached: ``$GRAPHCITE_CACHE`` or the user's cache directory, then
     ``graphcite/pint-<pint version>`` (a new pint gets a new folder; new definitions get a new file in it)."""
+    import pint
+
     root = os.environ.get("GRAPHCITE_CACHE")
     if not root:
         import platformdirs
@@ -84,7 +97,7 @@ def registry_cache_folder() -> Path:
 
 
 def _cached_registry(folder: Path) -> pint.UnitRegistry:
-    text = "\n".join([(_PINT_DATA / "constants_en.txt").read_text(encoding="utf-8"), *_definition_lines(),
+    text = "\n".join([(_pint_data() / "constants_en.txt").read_text(encoding="utf-8"), *_definition_lines(),
                       _PERCENTAGE_POINT, ""])
     path = folder / f"definitions-{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}.txt"
     cold = not path.exists() or not any(folder.glob("*.pickle"))
@@ -100,6 +113,8 @@ def _cached_registry(folder: Path) -> pint.UnitRegistry:
 
 
 def _registry_from(path: Path, folder: Path) -> pint.UnitRegistry:
+    import pint
+
     registry = pint.UnitRegistry(path, cache_folder=folder, autoconvert_offset_to_baseunit=True)
     registry.default_system = None  # as build_registry_uncached: pint's root units, not mks (kilogram)
     return registry
@@ -202,7 +217,7 @@ class NumberToken(NamedTuple):
     scaled: bool = False
 
 
-_DIGITS = re.compile(r"""
+_DIGITS = lazy(r"""
     (?P<mixed>\d{1,3})[ \u00a0]{1,2}(?P<mnum>\d{1,2})/(?P<mden>\d{1,3})(?![\d/])
   | (?P<fnum>\d{1,3})/(?P<fden>\d{1,3})(?![\d/])
   | (?P<int>\d{1,3}(?:,\d{3})+(?![\d])|\d{1,2}(?:,\d{2})+,\d{3}(?![\d])|\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?!\d)
@@ -213,20 +228,20 @@ _DIGITS = re.compile(r"""
           |[x×·](?P<pbase>[2-9])(?:\^|\*\*)(?P<pexp>\d{1,2})(?![\w.]))?
     (?P<ufrac>[""" + _FRACTION_CHARS + r"""])?
 """, re.VERBOSE)
-_SCALE_AFTER = re.compile(r"(?P<sfx>MM|mn|bn|mil|[kKMb])(?![A-Za-z0-9])|(?P<sp>[ \u00a0]+)(?P<word>"
+_SCALE_AFTER = lazy(r"(?P<sfx>MM|mn|bn|mil|[kKMb])(?![A-Za-z0-9])|(?P<sp>[ \u00a0]+)(?P<word>"
                           r"(?i:hundred|thousand|million|billion|trillion|lakh|crore|bln|tln|dozens?|dzs?|dozs?))\b")
 _SCALE_FIRST = frozenset("kKMmb")
 _SCALE_WORD_PREFIXES = frozenset(["hu", "th", "mi", "bi", "tr", "la", "cr", "bl", "tl", "do", "dz"])
 _SUFFIX_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "MM": 1e6, "mn": 1e6, "mil": 1e6, "bn": 1e9, "b": 1e9}
 _SHORT_SCALES = {"bln": 1e9, "tln": 1e12}
-_WORD = re.compile(r"[A-Za-z]+")
-_GAP = re.compile(r"[ \u00a0]+(?:and|&)[ \u00a0]+|[ \u00a0]*-[ \u00a0]*|,[ \u00a0]+|[ \u00a0]+")
-_FRACTION_TAIL = re.compile(r"(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+)\b(?!-)")
-_AND_PART = re.compile(r"[ \u00a0]+and[ \u00a0]+(?:(?P<a>an?)[ \u00a0]+)?(?P<num>[A-Za-z]+)"
+_WORD = lazy(r"[A-Za-z]+")
+_GAP = lazy(r"[ \u00a0]+(?:and|&)[ \u00a0]+|[ \u00a0]*-[ \u00a0]*|,[ \u00a0]+|[ \u00a0]+")
+_FRACTION_TAIL = lazy(r"(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+)\b(?!-)")
+_AND_PART = lazy(r"[ \u00a0]+and[ \u00a0]+(?:(?P<a>an?)[ \u00a0]+)?(?P<num>[A-Za-z]+)"
                        r"(?:(?P<gap>[ \u00a0]*-[ \u00a0]*|[ \u00a0]+)(?P<den>[A-Za-z]+))?\b")
-_POINT = re.compile(r"[ \u00a0]+point((?:[ \u00a0]+(?:zero|nought|naught|oh|one|two|three|four|five|six|seven|eight"
+_POINT = lazy(r"[ \u00a0]+point((?:[ \u00a0]+(?:zero|nought|naught|oh|one|two|three|four|five|six|seven|eight"
                     r"|nine))+|[ \u00a0]+[A-Za-z]+(?:-[A-Za-z]+)?)\b", re.IGNORECASE)
-SCALE_NEXT = re.compile(r"[ \u00a0]+(hundred|thousand|million|billion|trillion)\b", re.IGNORECASE)
+SCALE_NEXT = lazy(r"[ \u00a0]+(hundred|thousand|million|billion|trillion)\b", re.IGNORECASE)
 _ALLOWED_DENOMS = {2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64, 100}
 
 
@@ -371,7 +386,7 @@ def _parse_words(text: str, pos: int) -> NumberToken | None:
     return NumberToken(pos, end, value, words=True, integer=integer and value.is_integer())
 
 
-_SIMPLE_NUMBER = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d/eE^x×\u00a0\u202f\u2009"
+_SIMPLE_NUMBER = lazy(r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d/eE^x×\u00a0\u202f\u2009"
                             + _FRACTION_CHARS + r"]|[.,]\d| \d)")
 
 
@@ -459,9 +474,9 @@ def parse_number_at(text: str, pos: int, *, scale: bool = True) -> NumberToken |
                        integer=(token.value * factor).is_integer(), scaled=True)
 
 
-_FIND_ANCHORS = re.compile(r"[0-9" + _FRACTION_CHARS + r"]+|" + number_anchor_pattern())
-_NEGATIVE_WORD = re.compile(r"(?i:minus|negative)[ \u00a0]+$")
-_FRACTION_OF_SCALE = re.compile(r"(?i:(?P<a>an?[ \u00a0]+)?(?P<f>half|quarter)(?:[ \u00a0]+an?)?[ \u00a0]+"
+_FIND_ANCHORS = lazy(lambda: r"[0-9" + _FRACTION_CHARS + r"]+|" + number_anchor_pattern())
+_NEGATIVE_WORD = lazy(r"(?i:minus|negative)[ \u00a0]+$")
+_FRACTION_OF_SCALE = lazy(r"(?i:(?P<a>an?[ \u00a0]+)?(?P<f>half|quarter)(?:[ \u00a0]+an?)?[ \u00a0]+"
                                 r"(?P<s>dozen|hundred|thousand|million|billion|trillion))\b")
 
 

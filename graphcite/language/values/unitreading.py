@@ -10,7 +10,7 @@ from graphcite.language.values.numbers import (
     SCALE_WORDS,
     NumberToken,
     parse_number_at,
-    ureg,
+    unit_registry,
 )
 from graphcite.language.values.patterns import (
     AGE,
@@ -229,7 +229,7 @@ class UnitReader(ScannerBase):
             if time is not None and time.kind == "duration":
                 unit, end = f"{unit} / {time.unit}", per.end()
         try:
-            side.unit = str(ureg.Unit(unit))
+            side.unit = str(unit_registry().Unit(unit))
         except Exception:
             return False
         side.kind, side.end = "quantity", end

@@ -1,7 +1,7 @@
 """Unit spellings to units: the vocabulary in ``data/units.txt`` first, pint's registry for the rest.
 
 The data file holds only how people write units ("kilometres", "MB", "degrees celsius", "bucks");
-what a unit is, its dimensionality and its size, always comes from pint (:data:`.numbers.ureg`). A
+what a unit is, its dimensionality and its size, always comes from pint (:func:`.numbers.unit_registry`). A
 spelling the file does not list is handed to pint when it is written as pint writes units: a prefix
 symbol on a symbol the file marks as taking prefixes ("TeV", "mGy", "EB", "66 Ma"), or a prefixed
 unit name ("exabytes", "kibibyte", "milligrays"). Plain lowercase words are never guessed at ("cat"
@@ -11,12 +11,12 @@ would be a centi-tonne to pint). Powers are read here too: "km^3", "s-1", "fb⁻
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
 
-from graphcite.language.values.numbers import ureg
+from graphcite.language.values.lazyre import lazy
+from graphcite.language.values.numbers import unit_registry
 
 __all__ = [
     "ARTICLE_UNITS",
@@ -63,6 +63,9 @@ _PREFIXABLE: dict[str, tuple[frozenset[str] | None, bool]] = {}
 _RARE_PREFIXES = frozenset("RQrq")
 ARTICLE_UNITS: set[str] = set()
 """Unit words that name one of the unit after "a"/"an" ("a gallon", "a penny"), from the data file."""
+_COMPOUNDS: dict[str, tuple[str, str]] = {}
+"""Compound spellings ("kW·h", "N·m") -> (pint expression, kind): pint names them on first lookup, so
+reading the table imports no pint."""
 
 
 def _sections() -> dict[str, list[str]]:
@@ -105,7 +108,8 @@ def _load() -> None:
         _CS.setdefault(symbol, UnitEntry(code, "money"))
     for row in sections["compounds"]:
         spelled, expression, kind = row.split("|")
-        _CS[spelled] = UnitEntry(str(ureg.parse_units(expression)) if "_" not in expression else expression, kind)
+        _CS.pop(spelled, None)  # a compound spelling wins over a unit row's
+        _COMPOUNDS[spelled] = (expression, kind)
     for row in sections["counts"]:
         spelled, number = row.split("|")
         COUNT_WORDS[spelled.replace("_", " ").lower()] = float(number)
@@ -117,8 +121,10 @@ def _load() -> None:
 
 
 _load()
+_PREFIXABLE_ENDINGS = tuple(_PREFIXABLE)
 POWER_WORDS: dict[str, int] = {"square": 2, "sq": 2, "sq.": 2, "cubic": 3, "cu": 3, "cu.": 3}
-MULTIWORD_HEADS = frozenset({*(key.split()[0].lower() for key in (*_CS, *_CI) if " " in key), *POWER_WORDS,
+MULTIWORD_HEADS = frozenset({*(key.split()[0].lower() for key in (*_CS, *_CI, *_COMPOUNDS) if " " in key),
+                             *POWER_WORDS,
                              *(key.split()[0] for key in COUNT_WORDS)})
 """First words of the multi-word unit spellings ("degrees celsius", "metric tons", "cubic km")."""
 
@@ -130,7 +136,7 @@ def lookup_unit(spelling: str) -> UnitEntry | None:
     for words; inner whitespace is collapsed. Spellings the data file lacks go to :func:`unit_from_pint`.
     """
     key = " ".join(spelling.split()) if " " in spelling or "\u00a0" in spelling else spelling
-    found = _CS.get(key)
+    found = _CS.get(key) if key not in _COMPOUNDS else _compound(key)
     if found is None:
         found = _CI.get(key.lower())
     if found is None and " " not in key:
@@ -145,15 +151,24 @@ def lookup_unit(spelling: str) -> UnitEntry | None:
 _AREA_VOLUME = {"2": 2, "3": 3, "²": 2, "³": 3}
 
 
+@lru_cache(maxsize=64)
+def _compound(spelled: str) -> UnitEntry:
+    """The entry of a compound spelling of the data file, its unit named by pint."""
+    expression, kind = _COMPOUNDS[spelled]
+    return UnitEntry(str(unit_registry().parse_units(expression)) if "_" not in expression else expression, kind)
+
+
 @lru_cache(maxsize=256)
 def _is_length(unit: str) -> bool:
     try:
+        ureg = unit_registry()
         return ureg.Unit(unit).dimensionality == ureg.Unit("meter").dimensionality
     except Exception:
         return False
 
 
 def _kind(unit: str) -> str:
+    ureg = unit_registry()
     dims = ureg.Unit(unit).dimensionality
     if dims == ureg.Unit("second").dimensionality:
         return "duration"
@@ -173,6 +188,13 @@ def unit_from_pint(token: str) -> UnitEntry | None:
     """
     if len(token) < 2 or not token.isalpha():
         return None
+    # what the checks below would refuse whatever pint reads, told without pint ("times", "Kim", "USA")
+    if token.islower():
+        if len(token) < 6:
+            return None
+    elif (len(token) > 2 and token[1:].islower()) or not token.endswith(_PREFIXABLE_ENDINGS):
+        return None
+    ureg = unit_registry()
     try:
         readings = ureg.parse_unit_name(token)
     except Exception:  # pragma: no cover - pint raises only on malformed input
@@ -209,7 +231,7 @@ def _prefix_allowed(token: str, prefix: str, prefix_symbol: str, symbol: str) ->
     return not prefix.endswith("bi") or symbol == "B"  # binary prefixes go on bytes only
 
 
-_POWER = re.compile(r"(?:\^|\*\*)(?P<caret>[-−]?[1-4])(?![\d.])|(?P<neg>[-−]1)(?![\d.])|(?P<sup>⁻?[¹²³⁴])"
+_POWER = lazy(r"(?:\^|\*\*)(?P<caret>[-−]?[1-4])(?![\d.])|(?P<neg>[-−]1)(?![\d.])|(?P<sup>⁻?[¹²³⁴])"
                     r"|[ \u00a0](?P<word>squared|cubed)\b")
 _SUPERSCRIPTS = {"¹": 1, "²": 2, "³": 3, "⁴": 4}
 
@@ -235,7 +257,7 @@ def powered(unit: str, exponent: int) -> UnitEntry | None:
     if exponent == 1:
         return None
     try:
-        raised = ureg.Unit(unit) ** exponent
+        raised = unit_registry().Unit(unit) ** exponent
     except Exception:
         return None
     name = str(raised)

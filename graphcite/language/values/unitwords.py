@@ -8,7 +8,8 @@ import re
 from functools import lru_cache
 
 from graphcite.language.nlp import lemma
-from graphcite.language.values.numbers import NUMBER_WORDS, ureg
+from graphcite.language.values.lazyre import lazy
+from graphcite.language.values.numbers import NUMBER_WORDS, unit_registry
 from graphcite.language.values.units import (
     CURRENCY_CODES,
     CURRENCY_DOLLAR_PREFIXES,
@@ -115,7 +116,7 @@ _CUE_LAST = frozenset(phrase.split()[-1] for phrase in _CUES)
 _LINK_LAST = frozenset(phrase.split()[-1] for phrase in _LINKS)
 _ONE_WORD_CUES = frozenset(p for p in [*_CUES, *_LINKS] if " " not in p)
 _TWO_WORD_TAILS = frozenset(" ".join(p.split()[-2:]) for p in [*_CUES, *_LINKS] if " " in p)
-_RIGHT = re.compile(
+_RIGHT = lazy(
     r"(?:" + _SP + r"*\(?" + _SP + r"*(?:(?P<max>max(?:imum)?\b|at" + _SP + r"+most\b|or" + _SP
     + r"+(?:less|fewer|below|under|lower|shorter)\b)|(?P<min>min(?:imum)?\b|at" + _SP + r"+least\b|or" + _SP
     + r"+(?:more|longer|greater|above|higher)\b)))|" + _SP + r"+of" + _SP + r"+(?:the" + _SP + r"+|an?" + _SP
@@ -159,7 +160,7 @@ def _left_tokens(window: str) -> list[str]:
 
 
 _SPLIT_LAST = frozenset(":=~")
-_NEEDS_SPLIT = re.compile(r"[,;()\[\]{}\"“”'‘’*_`:=~≈<>≤≥]")
+_NEEDS_SPLIT = lazy(r"[,;()\[\]{}\"“”'‘’*_`:=~≈<>≤≥]")
 _SPLIT_FIRST = frozenset("~≈<>≤≥")
 
 
@@ -168,7 +169,7 @@ _SPLIT_FIRST = frozenset("~≈<>≤≥")
 _BOUND_ONLY = frozenset({"not", "no", "never", "must", "may", "cannot", "can't", "should", "does", "to", "exceed",
                          "exceeds", "exceeding", "at", "most", "least", "up", "more", "less", "than", "fewer",
                          "capped", "limited", "over", "under", "above", "below", "within", "older", "younger"})
-_BOUND_ONLY_CUES = re.compile(r"(?:^|(?<=\s))(?:" + "|".join(
+_BOUND_ONLY_CUES = lazy(r"(?:^|(?<=\s))(?:" + "|".join(
     r"\s+".join(re.escape(w) for w in phrase.split()) for phrase in sorted(_CUES, key=len, reverse=True)
     if _CUES[phrase][0] in {"min", "max"} and set(phrase.split()) <= _BOUND_ONLY) + r")\s*$", re.I)
 
@@ -181,7 +182,7 @@ def bound_cue_start(text: str, start: int) -> int | None:
 
 
 # a cue after the value that says nothing but its bound: "7 or more days", "40% or above", "20 ms at most"
-_BOUND_AFTER = re.compile(r"(?:\s*,)?\s+(?:or\s+(?:more|less|fewer|above|below|under|over|greater|higher|lower|longer|"
+_BOUND_AFTER = lazy(r"(?:\s*,)?\s+(?:or\s+(?:more|less|fewer|above|below|under|over|greater|higher|lower|longer|"
                           r"shorter)|at\s+(?:most|least))\b", re.I)
 
 
@@ -340,9 +341,9 @@ _NOUN_SKIP = frozenset([
     "parallel", "simultaneous", "successful", "total", "remaining", "existing", "possible", "available",
     "free", "full", "empty", "large", "small", "big", "little", "long", "short", "high", "low",
 ])
-_NEXT_WORDS = re.compile(r"(?P<sep>" + _SP + r"+|-)(?P<w1>[A-Za-z][A-Za-z'’]*)(?:(?P<sep2>" + _SP
+_NEXT_WORDS = lazy(r"(?P<sep>" + _SP + r"+|-)(?P<w1>[A-Za-z][A-Za-z'’]*)(?:(?P<sep2>" + _SP
                          + r"+)(?P<w2>[A-Za-z][A-Za-z'’]*))?")
-PER_TIME = re.compile(r"(?:" + _SP + r"*/" + _SP + r"*|" + _SP + r"+per" + _SP + r"+|" + _SP
+PER_TIME = lazy(r"(?:" + _SP + r"*/" + _SP + r"*|" + _SP + r"+per" + _SP + r"+|" + _SP
                       + r"+(?P<art>an?)" + _SP + r"+)(?P<t>[A-Za-zµμ]+)(?![A-Za-z0-9])")
 
 
@@ -393,7 +394,7 @@ def _dimensionality(unit: str) -> str | None:
     if unit in CURRENCY_CODES:
         return None
     try:
-        dims = str(ureg.Unit(unit).dimensionality)
+        dims = str(unit_registry().Unit(unit).dimensionality)
     except Exception:
         return None
     return dims if dims and dims != "dimensionless" else "dimensionless"
@@ -402,6 +403,7 @@ def _dimensionality(unit: str) -> str | None:
 @lru_cache(maxsize=512)
 def _base_factor(unit: str) -> tuple[float, float] | None:
     """(factor, offset) so that base = value * factor + offset; None when pint cannot convert."""
+    ureg = unit_registry()
     try:
         q0 = ureg.Quantity(0.0, unit).to_base_units().magnitude
         q1 = ureg.Quantity(1.0, unit).to_base_units().magnitude
