@@ -514,6 +514,15 @@ def _of_a_time(clause: Token) -> bool:
         or word in word_list("month_names") or doc[at].like_num
 
 
+def _set_off(token: Token) -> bool:
+    """Whether the phrase ``token`` heads is set off by a comma ("American football, also known as
+    gridiron, ..."): a non-restrictive phrase describes the thing, it does not narrow it."""
+    first = token.left_edge.i
+    if first <= token.head.i:
+        return False
+    return token.doc[first].text == "," or token.doc[first - 1].text == ","
+
+
 def _span_text(token: Token, text: str) -> str:
     subtree = list(token.subtree)
     return text[subtree[0].idx: subtree[-1].idx + len(subtree[-1].text)]
@@ -528,7 +537,8 @@ def _scope(subject: Token | None, text: str) -> tuple[tuple[str, ...], str | Non
         if child.dep_ in {"det", "det:predet"} and child.lower_ in {"every", "all", "each", "any", "no", "some",
                                                                     "most", "many", "few"}:
             quantifier = child.lower_
-        elif child.dep_ in _SCOPE_DEPS and not (child.dep_ == "amod" and child.pos_ == "ADJ"):
+        elif child.dep_ in _SCOPE_DEPS and not (child.dep_ == "amod" and child.pos_ == "ADJ") \
+                and not _set_off(child):
             restrictions.append(_span_text(child, text))
     return tuple(restrictions), quantifier
 

@@ -181,3 +181,12 @@ def test_two_values_with_one_surface_blank_once() -> None:
     part = decompose("All five vans make at most five deliveries.")[0]
     blanked = blank_values(part.object or "", part.values, bounds=True)
     assert "deliveries" in blanked
+
+
+def test_a_phrase_set_off_by_commas_describes_the_subject_it_does_not_narrow_it() -> None:
+    said = _verdicts("Tenants are notified within 14 days.",
+                     evidence_from_text("Tenants, who are listed on the lease, are notified within 14 days."))
+    assert "GC502" not in _failed(said)
+    narrowed = _verdicts("Every tenant is notified within 14 days.",
+                         evidence_from_text("Tenants with a signed lease are notified within 14 days."))
+    assert "GC502" in _failed(narrowed)
