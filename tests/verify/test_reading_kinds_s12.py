@@ -190,3 +190,9 @@ def test_a_phrase_set_off_by_commas_describes_the_subject_it_does_not_narrow_it(
     narrowed = _verdicts("Every tenant is notified within 14 days.",
                          evidence_from_text("Tenants with a signed lease are notified within 14 days."))
     assert "GC502" in _failed(narrowed)
+
+
+def test_the_word_naming_a_column_does_not_also_say_its_cell() -> None:
+    row = _table("| Studio | £40 | Hose point | Anyone |", "Room | Hourly rent | Water supply | Who may book")
+    assert "GC210" in _failed(_verdicts("The studio is watered from a shared tank.", row))
+    assert "GC210" not in _failed(_verdicts("The studio is watered from a hose point.", row))
