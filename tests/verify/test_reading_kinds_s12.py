@@ -193,6 +193,6 @@ def test_a_phrase_set_off_by_commas_describes_the_subject_it_does_not_narrow_it(
 
 
 def test_the_word_naming_a_column_does_not_also_say_its_cell() -> None:
-    row = _table("| Studio | £40 | Hose point | Anyone |", "Room | Hourly rent | Water supply | Who may book")
-    assert "GC210" in _failed(_verdicts("The studio is watered from a shared tank.", row))
-    assert "GC210" not in _failed(_verdicts("The studio is watered from a hose point.", row))
+    row = _table("| Greenhouse | £40 | Hose point | Anyone |", "Space | Yearly rent | Water supply | Who may rent")
+    assert "GC210" in _failed(_verdicts("The greenhouse is watered from a shared tank.", row))
+    assert "GC210" not in _failed(_verdicts("The greenhouse is watered from a hose point.", row))
