@@ -196,3 +196,9 @@ def test_the_word_naming_a_column_does_not_also_say_its_cell() -> None:
     row = _table("| Greenhouse | £40 | Hose point | Anyone |", "Space | Yearly rent | Water supply | Who may rent")
     assert "GC210" in _failed(_verdicts("The greenhouse is watered from a shared tank.", row))
     assert "GC210" not in _failed(_verdicts("The greenhouse is watered from a hose point.", row))
+
+
+def test_a_claim_giving_another_columns_figure_is_not_read_against_a_word_cell() -> None:
+    row = _table("| Children 5 to 9 | half a sachet | 2 g | 6 hours |",
+                 "Patient group | Sachets per dose | Amount per dose | Wait between doses")
+    assert "GC210" not in _failed(_verdicts("Children between 5 and 9 should wait 6 hours between doses.", row))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from graphcite.language import lexicon
-from graphcite.language.frames import Cell, named_column
+from graphcite.language.frames import Cell, cells_of, named_column
+from graphcite.language.values import values_agree
 from graphcite.language.values.extract import values_in
 from graphcite.language.words import STOPWORDS, as_written, words_of
 from graphcite.models import AtomicClaim
@@ -32,6 +33,14 @@ def _says(claim_words: frozenset[str], cell_words: frozenset[str]) -> bool:
         lexicon.related(c, w) in _LINKS for c in claim_words for w in cell_words if len(c) > 2 and len(w) > 2)
 
 
+def _figure_elsewhere(claim: AtomicClaim, evidence: Evidence, cell: Cell) -> bool:
+    """Whether a figure of the claim is the figure of another cell of the row: the claim is about that
+    column, whatever words it shares with the word cell's header."""
+    others = [c for c in cells_of(evidence.quote, evidence.table_headers) if c.start != cell.start]
+    return any(values_agree(mine, theirs) for mine in claim.values for c in others for theirs in values_in(c.text)
+               if values_agree(mine, theirs) is not None)
+
+
 @rule("GC210", "cell-not-said", family="slots", effect="insufficient",
       good=[("Phones are replaced under the warranty.", "| Phones | 1 year | 1 year | Replace |",
              {"block_type": "table_row", "table_headers": ("Product type", "Parts covered", "Labour covered",
@@ -55,6 +64,8 @@ def cell_not_said(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     cell = named_column(claim.text, evidence.quote, evidence.table_headers, _word_cell)
     if cell is None or not claim_words & _words(cell.column):
         return SKIP  # a veto needs the claim to name the column in its own words, not through a WordNet link
+    if _figure_elsewhere(claim, evidence, cell):
+        return SKIP  # "leave 8 hours between doses": the claim gives the figure of another column
     cell_words = _words(cell.text)
     # the words naming the column do not also say its value ("watered" names "Water supply"; that
     # WordNet files "hose" under "water" does not make it say "Hose point")
