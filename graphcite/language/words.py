@@ -12,7 +12,7 @@ from typing import Any
 from graphcite.language import lexicon
 from graphcite.language.nlp import lemma, lemma_lookup
 
-__all__ = ["STOPWORDS", "Word", "as_written", "is_common_word", "word_list", "word_map", "words_of"]
+__all__ = ["STOPWORDS", "Word", "as_written", "is_common_word", "singular", "word_list", "word_map", "words_of"]
 
 def _stop_words() -> frozenset[str]:
     """spaCy's English stop words, from ``data/stopwords.txt`` (scripts/build_stopwords.py), without importing spaCy."""
@@ -46,6 +46,12 @@ def word_list(name: str) -> frozenset[str]:
 def word_map(name: str) -> dict[str, frozenset[str]]:
     """One named mapping from ``data/words.json``: each key with its set of words."""
     return {key: frozenset(value) for key, value in _data()[name].items()}
+
+
+def singular(noun_lemma: str) -> str:
+    """The singular a plural lemma stands for where the lemma table keeps the plural ("people" ->
+    "person": ``plural_nouns`` in ``data/words.json``)."""
+    return _data()["plural_nouns"].get(noun_lemma, noun_lemma)
 
 
 @lru_cache(maxsize=1)

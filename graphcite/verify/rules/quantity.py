@@ -193,12 +193,18 @@ def bound_holds(claim_value: ExtractedValue, evidence_value: ExtractedValue, cla
     interval = claim_interval(claim_value, claim_text)
     if interval is None or values_agree(claim_value, evidence_value) is None:
         return None
-    if evidence_value.bound in {"min", "max", "approx"}:
-        return None  # two bounds: a stated limit names its number, compared as a number
     low, high, low_open, high_open = interval
     e_low, e_high, _ = to_base(evidence_value)
     if e_low is None or e_high is None:
         return None
+    if evidence_value.bound in {"min", "max"} and evidence_value.bound != claim_value.bound:
+        # bounds of opposite directions: "more than 5%" against "not more than 5%" cannot both hold
+        if evidence_value.bound == "max" and (e_high < low or (low_open and e_high <= low)):
+            return False
+        if evidence_value.bound == "min" and (e_low > high or (high_open and e_low >= high)):
+            return False
+    if evidence_value.bound in {"min", "max", "approx"}:
+        return None  # two bounds: a stated limit names its number, compared as a number
     if claim_value.role == "limit" and evidence_value.bound == "range":
         # "up to 10 working days" names the range's end: against "3 to 5 working days" it misstates it
         return math.isclose(high if claim_value.bound == "max" else low, e_high if claim_value.bound == "max" else e_low,

@@ -10,7 +10,7 @@ from graphcite.language import lexicon
 from graphcite.language.frames import aligned_frames, main_frame
 from graphcite.language.nlp import lemma
 from graphcite.language.parse import parse
-from graphcite.language.words import STOPWORDS, word_list
+from graphcite.language.words import STOPWORDS, singular, word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, rule
@@ -255,9 +255,21 @@ def _doers(text: str, verb: str, transitive: bool = False) -> list[Token] | None
     return out
 
 
+def _aligned_to(claim: AtomicClaim, evidence: Evidence, doer: Token) -> frozenset[str]:
+    """The evidence words the alignment found the claim's doer by (an acronym spelled out, a kind of it:
+    "people" said by "men")."""
+    forms = {doer.lower_, doer.lemma_.lower()}
+    out: set[str] = set()
+    for slot in alignment_for(claim, evidence).slots:
+        if slot.status in {"found", "paraphrase"} and slot.by and forms & set(slot.text.lower().split()):
+            out.update(slot.by.lower().split())
+    return frozenset(out)
+
+
 def _phrase_lemmas(token: Token) -> frozenset[str]:
     """A doer noun's lemma with its compounds' ("panda bears" -> panda, bear)."""
-    return frozenset({token.lemma_.lower(), *(c.lemma_.lower() for c in token.children if c.dep_ == "compound")})
+    return frozenset(singular(w) for w in (token.lemma_.lower(), *(c.lemma_.lower() for c in token.children
+                                                                      if c.dep_ == "compound")))
 
 
 def _same_doer(mine: frozenset[str], theirs: frozenset[str]) -> bool:
@@ -294,8 +306,11 @@ def doer_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if not theirs:
         return SKIP
     own = _phrase_lemmas(doer)
+    said_by = _aligned_to(claim, evidence, doer)
     for their in theirs:
         if their.pos_ != doer.pos_ or _same_doer(own, _phrase_lemmas(their)):
             return PASS  # the same doer, or a name against a description that may be it
+        if said_by & {w for t in their.subtree for w in (t.lower_, t.lemma_.lower())}:
+            return PASS  # the alignment says the doer by the evidence's ("FAA" / "Federal Aviation Administration")
     shown = ", ".join(sorted({t.text for t in theirs}))
     return fail(f"the evidence has {shown!r} {mine.predicate}, not {doer.text!r}")
