@@ -22,7 +22,7 @@ from graphcite.language import lexicon
 from graphcite.language.domain import active
 from graphcite.language.nlp import lemma
 from graphcite.language.predicates import is_verb
-from graphcite.language.words import STOPWORDS, Word, _data, word_list, words_of
+from graphcite.language.words import STOPWORDS, Word, _data, phrase_at, word_list, words_of
 
 __all__ = ["WEIGHT_LIGHT", "Alignment", "Slot", "align"]
 
@@ -257,13 +257,10 @@ def _negated_word(words: tuple[Word, ...], word: str) -> bool:
 
 def _in_function_phrases(words: tuple[Word, ...]) -> frozenset[int]:
     """The positions of words that belong to a fixed connective (words.json ``function_phrases``)."""
-    phrases = [p.split() for p in _word_list("function_phrases")]
     lowered = [w.lower for w in words]
     out: set[int] = set()
     for at in range(len(lowered)):
-        for phrase in phrases:
-            if lowered[at:at + len(phrase)] == phrase:
-                out.update(range(at, at + len(phrase)))
+        out.update(range(at, at + phrase_at(lowered, at, "function_phrases")))
     return frozenset(out)
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 from spacy.tokens import Doc, Token
 
 from graphcite.language.parse import parse
-from graphcite.language.words import word_list
+from graphcite.language.words import phrase_at, word_list
 
 __all__ = ["Excepted", "exceptions_of", "makes_exception"]
 
@@ -24,10 +24,6 @@ class Excepted:
     end: int
     text: str
     nouns: frozenset[str]
-
-
-def _markers() -> list[list[str]]:
-    return sorted((m.split() for m in word_list("exception_markers")), key=len, reverse=True)
 
 
 def _phrase_after(doc: Doc, at: int) -> list[Token]:
@@ -49,22 +45,21 @@ def exceptions_of(text: str) -> tuple[Excepted, ...]:
     "excluding"), with the lemmas of its nouns; read from the parse, in text order."""
     doc = parse(text)
     lowered = [t.lower_ for t in doc]
-    markers = _markers()
     out: list[Excepted] = []
     at = 0
     while at < len(doc):
-        marker = next((m for m in markers if lowered[at:at + len(m)] == m), None)
-        if marker is None:
+        marker = phrase_at(lowered, at, "exception_markers")
+        if not marker:
             at += 1
             continue
-        phrase = _phrase_after(doc, at + len(marker))
+        phrase = _phrase_after(doc, at + marker)
         if phrase:
             start, end = doc[at].idx, phrase[-1].idx + len(phrase[-1].text)
             nouns = frozenset(t.lemma_.lower() for t in phrase if t.pos_ in _NOUNS)
             out.append(Excepted(start, end, text[start:end], nouns))
             at = phrase[-1].i + 1
         else:
-            at += len(marker)
+            at += marker
     return tuple(out)
 
 
@@ -74,4 +69,4 @@ def makes_exception(text: str) -> bool:
     lowered = [t.lower_ for t in parse(text)]
     negations = word_list("negation")
     return any(w in negations or w.endswith(("n't", "n’t")) for w in lowered) or any(
-        lowered[at:at + len(m)] == m for m in _markers() for at in range(len(lowered)))
+        phrase_at(lowered, at, "exception_markers") for at in range(len(lowered)))

@@ -12,7 +12,7 @@ from typing import Any
 from graphcite.language import lexicon
 from graphcite.language.nlp import lemma, lemma_lookup
 
-__all__ = ["STOPWORDS", "Word", "as_written", "is_common_word", "singular", "word_list", "word_map", "words_of"]
+__all__ = ["STOPWORDS", "Word", "as_written", "is_common_word", "phrase_at", "singular", "word_list", "word_map", "words_of"]
 
 def _stop_words() -> frozenset[str]:
     """spaCy's English stop words, from ``data/stopwords.txt`` (scripts/build_stopwords.py), without importing spaCy."""
@@ -46,6 +46,21 @@ def word_list(name: str) -> frozenset[str]:
 def word_map(name: str) -> dict[str, frozenset[str]]:
     """One named mapping from ``data/words.json``: each key with its set of words."""
     return {key: frozenset(value) for key, value in _data()[name].items()}
+
+
+@lru_cache(maxsize=64)
+def _phrases(name: str) -> tuple[tuple[str, ...], ...]:
+    """The multi-word entries of a word list as word tuples, longest first."""
+    return tuple(sorted((tuple(p.split()) for p in word_list(name)), key=len, reverse=True))
+
+
+def phrase_at(lowered: list[str], at: int, name: str) -> int:
+    """How many words of the longest phrase of the word list ``name`` start at ``lowered[at]`` (0 for
+    none): "as long as" in ``function_phrases``, "other than" in ``exception_markers``."""
+    for phrase in _phrases(name):
+        if tuple(lowered[at:at + len(phrase)]) == phrase:
+            return len(phrase)
+    return 0
 
 
 def singular(noun_lemma: str) -> str:

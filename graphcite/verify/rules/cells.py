@@ -37,8 +37,8 @@ def _figure_elsewhere(claim: AtomicClaim, evidence: Evidence, cell: Cell) -> boo
     """Whether a figure of the claim is the figure of another cell of the row: the claim is about that
     column, whatever words it shares with the word cell's header."""
     others = [c for c in cells_of(evidence.quote, evidence.table_headers) if c.start != cell.start]
-    return any(values_agree(mine, theirs) for mine in claim.values for c in others for theirs in values_in(c.text)
-               if values_agree(mine, theirs) is not None)
+    return any(values_agree(mine, theirs) is True for mine in claim.values for c in others
+               for theirs in values_in(c.text))
 
 
 @rule("GC210", "cell-not-said", family="slots", effect="insufficient",
