@@ -15,6 +15,7 @@ from graphcite.claims.syntax import (
     REL,
     Cue,
     Doc,
+    Pred,
     dotted_end,
     has_label,
     is_adverb,
@@ -23,6 +24,7 @@ from graphcite.claims.syntax import (
     nounish,
     verb_form,
 )
+from graphcite.language.words import word_list
 
 __all__ = [
     "char_span", "entity_of", "modality_of", "negation_of", "quantifier_of", "subject_start_of",
@@ -96,8 +98,24 @@ def negation_of(d: Doc, draft: Draft, subject_start: int | None) -> tuple[bool, 
         cues.append(d.text[d.starts[cue.start]:d.ends[cue.end - 1]])
     if draft.forced_negation and not in_relative:
         cues.insert(0, draft.forced_negation)
+    ceased = _ceased(d, pred, draft.b)
+    if ceased:
+        cues.append(ceased)
     negated = len(cues) % 2 == 1
     return negated, (cues[0] if cues else None)
+
+
+def _ceased(d: Doc, pred: Pred, end: int) -> str | None:
+    """"stopped issuing", "ceased trading", "gave up teaching": a verb of ceasing or avoiding whose
+    complement is a gerund says the gerund's action does not (or did not) happen, as "no longer" does.
+    The verbs are the word list ``implicative_negation`` (with ``cessative_phrases`` for two-word ones)."""
+    if pred.end >= min(end, d.n) or verb_form(d, pred.end) != "ing":
+        return None
+    head = " ".join(d.lemma[pred.start:pred.end]).lower()
+    last = d.lemma[pred.end - 1].lower()
+    if last in word_list("implicative_negation") or head in word_list("cessative_phrases"):
+        return d.text[d.starts[pred.start]:d.ends[pred.end - 1]]
+    return None
 
 
 def modality_of(d: Doc, draft: Draft) -> tuple[str, str | None]:

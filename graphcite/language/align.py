@@ -541,6 +541,18 @@ def _function_opposite(claim: _Claim, at: int, ev: _Evidence) -> str | None:
     return None
 
 
+def _plural_match(word: str, ev: _Evidence, accepted: frozenset[str]) -> tuple[str, str | None, str | None]:
+    """A word the lemma table does not know, matched in its regular plural or singular form
+    ("multihull" / "Multihulls"): an unknown word keeps its plural as its lemma."""
+    forms = [f"{word}s", f"{word}es"] if not word.endswith("s") else [word[:-1]] + ([word[:-2]] if word.endswith("es") else [])
+    for form in forms:
+        if len(form) > 2:
+            found = ev.match(form, "content", accepted)
+            if found[0] == "found":
+                return "found", found[1], "inflection"
+    return "missing", None, None
+
+
 def _phrase_in(phrase: str, lowered: str) -> bool:
     return f" {phrase} " in f" {lowered} "
 
@@ -639,6 +651,8 @@ def _aligned(side: _Claim, ev: _Evidence, accepted: frozenset[str]) -> Alignment
         status, by, relation = ev.match(lemma_, "content", accepted)
         if status == "missing" and lower != lemma_:
             status, by, relation = ev.match(lower, "content", accepted)
+        if status == "missing" and not lexicon.is_known(lemma_):
+            status, by, relation = _plural_match(lemma_, ev, accepted)
         if status == "missing" and ev.pairs:
             status, by, relation = ev.match(lemma_, "pairs", accepted)
             if status != "paraphrase":

@@ -10,7 +10,7 @@ from spacy.tokens import Doc, Token
 from graphcite.language.parse import parse
 from graphcite.language.words import phrase_at, word_list
 
-__all__ = ["Excepted", "exceptions_of", "makes_exception"]
+__all__ = ["Excepted", "exceptions_of", "makes_exception", "universal_nouns"]
 
 _NOUNS = frozenset({"NOUN", "PROPN"})
 _MODIFIERS = frozenset({"compound", "amod", "flat", "nummod", "det"})
@@ -24,6 +24,8 @@ class Excepted:
     end: int
     text: str
     nouns: frozenset[str]
+    universal: str | None = None  # the noun a universal quantifier covers before it ("every floor except ...")
+    described: bool = False  # a clause after it says what holds for it ("except on match days, when ...")
 
 
 def _phrase_after(doc: Doc, at: int) -> list[Token]:
@@ -37,6 +39,38 @@ def _phrase_after(doc: Doc, at: int) -> list[Token]:
     while phrase and phrase[-1].is_punct:
         phrase.pop()
     return phrase
+
+
+_LOOK_BACK = 3  # "all pontoons except", "every floor, except": the quantified noun stands just before the marker
+
+
+def _universal_before(doc: Doc, at: int) -> str | None:
+    """The lemma of the noun a universal quantifier (words.json ``universal_quantifiers``: every, all,
+    each, any) covers just before the exception marker at token ``at``."""
+    universal = word_list("universal_quantifiers")
+    for token in reversed(doc[max(0, at - _LOOK_BACK):at]):
+        if token.pos_ in _NOUNS:
+            quantified = any(c.lower_ in universal for c in token.children) or (
+                token.i > 0 and doc[token.i - 1].lower_ in universal)
+            return token.lemma_.lower() if quantified else None
+        if not (token.is_punct and token.text == ","):
+            return None
+    return None
+
+
+def _described_after(doc: Doc, at: int) -> bool:
+    """Whether a clause right after an excepted phrase says what holds for it (", when zones C and D
+    are controlled", ", where the depth is 1.6 m")."""
+    following = [t for t in doc[at:at + 3] if not (t.is_punct and t.text == ",")]
+    return bool(following) and following[0].lower_ in word_list("describing_openers")
+
+
+def universal_nouns(text: str) -> frozenset[str]:
+    """The lemmas of the nouns ``text`` quantifies universally ("every pontoon", "all members")."""
+    universal = word_list("universal_quantifiers")
+    doc = parse(text)
+    return frozenset(t.lemma_.lower() for t in doc if t.pos_ in _NOUNS and (
+        any(c.lower_ in universal for c in t.children) or (t.i > 0 and doc[t.i - 1].lower_ in universal)))
 
 
 @lru_cache(maxsize=4096)
@@ -56,7 +90,8 @@ def exceptions_of(text: str) -> tuple[Excepted, ...]:
         if phrase:
             start, end = doc[at].idx, phrase[-1].idx + len(phrase[-1].text)
             nouns = frozenset(t.lemma_.lower() for t in phrase if t.pos_ in _NOUNS)
-            out.append(Excepted(start, end, text[start:end], nouns))
+            out.append(Excepted(start, end, text[start:end], nouns, _universal_before(doc, at),
+                                _described_after(doc, phrase[-1].i + 1)))
             at = phrase[-1].i + 1
         else:
             at += marker

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from graphcite.language import lexicon
@@ -33,9 +34,26 @@ from graphcite.language.words import STOPWORDS, word_list, word_map, words_of
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-__all__ = ["Cell", "Frame", "Measurement", "aligned_frames", "asserts_something", "cells_of", "frame_for",
-           "frames_of", "main_frame", "measurement_at", "modality_of", "names_a_statistic", "statistic_of", "supposed",
-           "table_measurement"]
+__all__ = [
+    "Cell",
+    "Frame",
+    "Measurement",
+    "aligned_frames",
+    "asserts_something",
+    "cells_of",
+    "frame_for",
+    "frames_of",
+    "main_frame",
+    "measurement_at",
+    "modality_of",
+    "names_a_statistic",
+    "period_names",
+    "stated_periods",
+    "statistic_of",
+    "supposed",
+    "table_measurement",
+    "whichever_selector",
+]
 
 _CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "acl:relcl", "parataxis", "csubj", "xcomp", "acl"})
 _SUBJECT_DEPS = ("nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl")
@@ -129,6 +147,25 @@ def statistic_of(words: list[str]) -> str | None:
     return None
 
 
+# "..., whichever comes first": the selector closes the coordination of values before it
+_WHICHEVER = re.compile(r"^[^.;:!?]*?\bwhichever\s+(?:is|comes|occurs|happens|falls|applies|arrives|ends)?\s*"
+                        r"(?:the\s+)?([a-z]+)", re.I)
+
+
+@lru_cache(maxsize=1)
+def _whichever() -> dict[str, str]:
+    """Word after "whichever (comes)" -> selector: the amount selectors and the order ones ("first")."""
+    return {**_selectors(), **{word: name for name, words in word_map("order_selector_words").items()
+                               for word in words}}
+
+
+def whichever_selector(text_after: str) -> str | None:
+    """The selector a "whichever ..." phrase later in the same sentence puts on a value ("after 1,400
+    landings or at the check, whichever comes first" -> min)."""
+    found = _WHICHEVER.match(text_after)
+    return _whichever().get(found.group(1).lower()) if found else None
+
+
 _UNITS_OF_TIME = frozenset({"second", "minute", "hour", "day", "week", "month", "year"})
 
 
@@ -138,7 +175,8 @@ def names_a_statistic(text: str) -> bool:
     before any parse: most sentences name none, and their values need no measurement)."""
     for word in _WORD.findall(text):
         low = word.lower()
-        if low in _statistics() or low in _selectors() or _PERCENTILE.match(low) or low.startswith("percentile"):
+        if low in _statistics() or low in _selectors() or _PERCENTILE.match(low) or low.startswith("percentile") \
+                or low == "whichever":
             return True
         if lemma(low) in _periods() and lemma(low) not in _UNITS_OF_TIME:
             return True  # "daily", "per dose", "monthly"; a bare "days" is a unit, not a period
@@ -155,7 +193,10 @@ def _per_after(doc: Doc, end: int) -> str | None:
         if token.is_punct and low not in {"/"}:
             return None
         if low in {"per", "a", "an", "each", "every", "/"} and index + 1 < len(after):
-            noun = lemma(after[index + 1].lower_)
+            counted = after[index + 1]
+            if counted.dep_ == "compound" and counted.head.i > counted.i and counted.head.is_alpha:
+                counted = counted.head  # "per flight hour": counted per hour of flight, not per flight
+            noun = lemma(counted.lower_)
             if noun in _periods():
                 return _periods()[noun]
             if low in {"per", "/"} and after[index + 1].is_alpha:
@@ -169,6 +210,26 @@ def _per_before(tokens: list[Token]) -> str | None:
         if name is not None and token.pos_ in {"ADJ", "ADV"}:
             return name  # "daily limit", "monthly fee"
     return None
+
+
+@lru_cache(maxsize=1)
+def period_names() -> frozenset[str]:
+    """The periods and portions a value may be counted per ("day", "month", "dose", ...)."""
+    return frozenset(_periods().values())
+
+
+def stated_periods(text: str) -> frozenset[str]:
+    """Every period ``text`` counts something per, wherever it stands: a period adjective ("the yearly
+    bill", "monthly fee") or "per / a / each / every" before a period noun ("twice a week"). A time
+    reference ("this year", "last month") names no period."""
+    if not names_a_statistic(text):
+        return frozenset()
+    doc = parse(text)
+    found = {_periods()[t.lower_] for t in doc if t.lower_ in _periods() and t.pos_ in {"ADJ", "ADV"}}
+    for token, after in pairwise(doc):
+        if token.lower_ in {"per", "a", "an", "each", "every", "/"} and lemma(after.lower_) in _periods():
+            found.add(_periods()[lemma(after.lower_)])
+    return frozenset(found)
 
 
 def _noun_lemmas(token: Token) -> frozenset[str]:
@@ -272,6 +333,8 @@ def measurement_at(text: str, start: int, end: int) -> Measurement:
     attached = after[:2] if after and after[0].lower() in {"at", "for", "in", "as"} else after[:1]
     statistic = next((found for words in (
         [t.text for t in inside], attached, [t.text for t in before], nearby) if (found := statistic_of(words))), None)
+    if statistic is None and "whichever" in text[end:].lower():
+        statistic = whichever_selector(text[end:])
     per = _per_after(doc, end) or _per_before([*before, *(t for t in doc if t.text in nearby)]) or _total(clause, anchor)
     return Measurement(*original, measured, statistic, per)
 

@@ -23,6 +23,7 @@ __all__ = [
     "clause_for",
     "conditions_of",
     "evidence_from_text",
+    "lead_in_of",
     "link_family",
     "modality_of",
     "negation_of",
@@ -197,6 +198,7 @@ class Evidence:
     effective: str | None = None
     block_type: str = "paragraph"
     table_headers: tuple[str, ...] = ()
+    lead_in: str = ""  # the sentence that introduces a table or list ("In the earlier study, the times were:")
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -207,7 +209,8 @@ class Evidence:
         before it in its unit, which says what the pronoun stands for. Built once per distinct evidence
         (the rules ask for it many times per pair), so the same string comes back and its hash is kept.
         """
-        return _envelope(self.quote, self.context, self.heading_path, self.table_headers, self.symbol, self.title)
+        return _envelope(self.quote, self.context, self.heading_path, self.table_headers, self.symbol, self.title,
+                         self.lead_in)
 
     @property
     def antecedent(self) -> str:
@@ -262,9 +265,54 @@ class Evidence:
 
 @lru_cache(maxsize=65_536)
 def _envelope(quote: str, context: str, heading_path: tuple[str, ...], table_headers: tuple[str, ...],
-              symbol: str | None, title: str | None) -> str:
+              symbol: str | None, title: str | None, lead_in: str = "") -> str:
     spaced = (symbol or "").replace("_", " ").replace(".", " ")
-    return " ".join([_antecedent(quote, context), quote, *heading_path, *table_headers, spaced, title or ""])
+    return " ".join([_antecedent(quote, context), quote, *heading_path, *table_headers, spaced, title or ""]
+                    + ([lead_in] if lead_in else []))
+
+
+_LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s")
+_LEAD_IN_CHARS = 400  # a lead-in introduces: a sentence or two, not a section
+
+
+def lead_in_of(text: str, start: int, block_type: str) -> str:
+    """The sentence that introduces the table or list a row or item at ``text[start]`` belongs to: the
+    paragraph right before the block's first line ("Berth holders get:", "In the earlier study, the time
+    to onset was:"), its last sentence when it ends with a colon; "" for other blocks, or when a heading
+    comes first (the heading path already names it). Read from the stored Markdown or plain text, which is never changed."""
+    if block_type not in {"table_row", "list_item"} or not text:
+        return ""
+    same = (lambda line: line.lstrip().startswith("|")) if block_type == "table_row" else (
+        lambda line: bool(_LIST_LINE.match(line)) or line.startswith(("  ", "\t")))
+    end = text.rfind("\n", 0, start) + 1
+    blanks = 0
+    while end > 0:
+        begin = text.rfind("\n", 0, end - 1) + 1
+        line = text[begin:end - 1]
+        if same(line):
+            end = begin
+            continue
+        if not line.strip() and blanks == 0:
+            blanks, end = 1, begin
+            continue
+        break
+    paragraph_end = end - 1 if end > 0 else 0
+    lines = []
+    while end > 0:
+        begin = text.rfind("\n", 0, end - 1) + 1
+        line = text[begin:end - 1]
+        if not line.strip() or same(line):
+            break
+        lines.insert(0, line.strip())
+        end = begin
+    if not lines or lines[0].startswith("#") or paragraph_end - end > 4 * _LEAD_IN_CHARS:
+        return ""
+    paragraph = " ".join(lines)
+    cut = max(paragraph.rfind(". ", 0, max(0, len(paragraph) - 2)), -1)
+    sentence = paragraph[cut + 1:].strip() if cut >= 0 else paragraph
+    # only a sentence that says it introduces what follows (it ends with a colon): a paragraph that
+    # merely stands before a table says something of its own
+    return sentence if len(sentence) <= _LEAD_IN_CHARS and sentence.endswith(":") else ""
 
 
 def _antecedent(quote: str, context: str) -> str:

@@ -37,7 +37,7 @@ from graphcite.store import Store
 from graphcite.store.queries import resolve as reads
 from graphcite.store.queries.verify_memo import memo_of
 from graphcite.verify.catalogue import CODES
-from graphcite.verify.evidence import Evidence
+from graphcite.verify.evidence import Evidence, lead_in_of
 from graphcite.verify.locate import (
     LONG_SPAN,
     Candidate,
@@ -412,7 +412,9 @@ def _finish(cit: ResolvedCitation, fetched: _Fetched) -> ResolvedCitation:
         context_values=context_values, superseded_by=superseded, source_text=revision["text"],
         effective=str(revision["effective"]) if revision["effective"] else None,
         block_type=primary["block_type"],
-        table_headers=tuple(json.loads(primary["table_headers_json"])) if primary["table_headers_json"] else ())
+        table_headers=tuple(json.loads(primary["table_headers_json"])) if primary["table_headers_json"] else (),
+        lead_in=lead_in_of(revision["text"], primary["start"], primary["block_type"])
+        if revision["format"] in {"markdown", "text"} else "")
     if cit.joint_units:
         pieces = [{"row": primary, "start": cit.start, "end": cit.end}, *cit.joint_units]
         cit.evidence = _joint_evidence(cit.evidence, pieces, revision["text"], fetched)

@@ -293,8 +293,8 @@ class UnitReader(ScannerBase):
         return True
 
     def compound(self, side: Side) -> None:
-        """Merge "5 feet 2 inches", "1 hour 30 minutes", "2h30m", "3 years, 2 months, 14 days and 16 hours"
-        into the first unit: each part in a smaller unit of the same dimension than the one before."""
+        """Merge "5 feet 2 inches", "1 hour 30 minutes", "2h30m", "3 years, 2 months, 14 days and 16 hours",
+        "two weeks and three days" into the first unit: each part in a smaller unit of the same dimension than the one before."""
         text = self.text
         first = _base_factor(side.unit or "")
         dims = _dimensionality(side.unit or "")
@@ -302,10 +302,10 @@ class UnitReader(ScannerBase):
         while first and text.startswith(COMPOUND_STARTS, side.end):
             match = PART_SEP.match(text, side.end)
             nxt = match.end() if match else side.end
-            if nxt >= len(text) or not text[nxt].isdigit():
-                return
+            if nxt >= len(text) or not (text[nxt].isdigit() or (text[nxt].isalpha() and " and " in text[side.end:nxt])):
+                return  # a part in words only after "and": "two weeks and three days", not "3 days, a week later"
             second = parse_number_at(text, nxt, scale=False)
-            if second is None:
+            if second is None or (text[nxt].isalpha() and not second.words):
                 return
             units = UNIT_TOKENS.match(text, second.end)
             if not units:

@@ -61,7 +61,7 @@ _cue("at least|no less than|not less than|no fewer than|not fewer than|a minimum
 _cue("less than|fewer than|under|below|within|shorter than|lower than|<|smaller than|just under|"
      "well under|well below|younger than|lighter than", "max", None, False)
 _cue("more than|over|above|greater than|in excess of|exceeding|exceeds|exceeded|longer than|higher than|>|"
-     "larger than|just over|upwards of|well over|well above|older than|heavier than", "min", None, False)
+     "larger than|just over|upwards of|well over|well above|older than|heavier than|beyond", "min", None, False)
 _cue("about|around|approximately|approx|roughly|nearly|almost|some|circa|ca|~|≈|an estimated|estimated|"
      "close to|on the order of|just about|or so|an approximate|approximate", "approx", None, False)
 _cue("target of|a target of|targets|targeting|target is|target :|target =|aim for|aims for|aiming for|"
@@ -168,7 +168,7 @@ _SPLIT_FIRST = frozenset("~≈<>≤≥")
 # cue naming what is bounded ("limit of", "maximum") keeps its word for the slot readers
 _BOUND_ONLY = frozenset({"not", "no", "never", "must", "may", "cannot", "can't", "should", "does", "to", "exceed",
                          "exceeds", "exceeding", "at", "most", "least", "up", "more", "less", "than", "fewer",
-                         "capped", "limited", "over", "under", "above", "below", "within", "older", "younger"})
+                         "capped", "limited", "over", "under", "above", "below", "within", "older", "younger", "beyond"})
 _BOUND_ONLY_CUES = lazy(r"(?:^|(?<=\s))(?:" + "|".join(
     r"\s+".join(re.escape(w) for w in phrase.split()) for phrase in sorted(_CUES, key=len, reverse=True)
     if _CUES[phrase][0] in {"min", "max"} and set(phrase.split()) <= _BOUND_ONLY) + r")\s*$", re.I)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Token
 
+from graphcite.language.nlp import lemma
 from graphcite.language.parse import parse
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import PASS, SKIP, RuleResult, fail, failures, rule
-from graphcite.verify.rules.slots import alignment_for
+from graphcite.verify.rules.slots import alignment_for, alignment_in_quote
 
 __all__: list[str] = []
 
@@ -134,3 +135,103 @@ def role_inside_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         return SKIP
     inside = _said_inside_another(claim.text, evidence.quote)
     return fail(f"the evidence says it is {inside!r}") if inside else PASS
+
+
+_MODIFIERS = frozenset({"compound", "amod", "flat", "nummod"})
+
+
+def _own_words(member: Token) -> list[Token]:
+    """The words that name one conjunct of a coordination: its head and the compounds and adjectives
+    of it ("the engine trend report"), not a phrase attached after it, which may qualify every member."""
+    kept = [member, *(t for c in member.children if c.dep_ in _MODIFIERS for t in c.subtree)]
+    return sorted((t for t in kept if t.is_alpha and (t is not member or _nominal(t))), key=lambda t: t.i)
+
+
+def _nominal(token: Token) -> bool:
+    """A noun, or a word the tagger missed as one but a determiner marks ("and a whistle")."""
+    return token.pos_ in _NOMINAL or any(c.dep_ == "det" for c in token.children)
+
+
+def _partner(conjunct: Token) -> Token | None:
+    """The first member of the coordination a nominal conjunct belongs to. A parse may attach "and in
+    the trend report" to the verb instead of "the log"; then the partner is the verb's last nominal
+    argument before the conjunct, unless the conjunct heads a clause of its own."""
+    head = conjunct.head
+    if head.pos_ in _NOMINAL:
+        return head
+    if any(c.dep_ in {"nsubj", "nsubj:pass", "cop", "aux"} for c in conjunct.children):
+        return None
+    before = [c for c in head.children if c.i < conjunct.i and c.pos_ in _NOMINAL and c.dep_ in {"obj", "obl", "iobj"}]
+    return before[-1] if before else None
+
+
+def _coordinations(doc: Doc) -> list[list[Token]]:
+    """The coordinated nominals of ``doc``: each first member with every nominal conjunct of it, also
+    those a parse chained one to the next ("water, electricity and Wi-Fi")."""
+    groups: dict[int, list[Token]] = {}
+    for token in doc:
+        if token.dep_ != "conj" or not _nominal(token):
+            continue
+        first = _partner(token)
+        while first is not None and first.dep_ == "conj" and first.head.pos_ in _NOMINAL:
+            first = first.head
+        if first is not None:
+            groups.setdefault(first.i, [first]).append(token)
+    return list(groups.values())
+
+
+def _conjunct_status(words: list[Token], shared: set[str], said: frozenset[str], missing: frozenset[str]) -> str:
+    """"said" when the evidence says one of the conjunct's own words, "unsaid" when it says none and
+    misses each, else "unknown" (a word the alignment has no slot for)."""
+    keys = [{t.lower_, t.lemma_.lower(), lemma(t.lower_)} for t in words if t.lemma_.lower() not in shared]
+    if any(k & said for k in keys):
+        return "said"
+    return "unsaid" if keys and all(k & missing for k in keys) else "unknown"
+
+
+def _unsaid_conjuncts(doc: Doc, said: frozenset[str], missing: frozenset[str]) -> list[str]:
+    """Conjuncts of a coordination none of whose own words the evidence says while another
+    conjunct of the same coordination is said."""
+    out: list[str] = []
+    for members in _coordinations(doc):
+        spans = {m.i: _own_words(m) for m in members}
+        claimed = [t for words in spans.values() for t in words]
+        shared = {t.lemma_.lower() for t in claimed
+                  if sum(t.lemma_.lower() in {w.lemma_.lower() for w in words} for words in spans.values()) > 1}
+
+        statuses = {i: _conjunct_status(words, shared, said, missing) for i, words in spans.items()}
+        if "said" not in statuses.values():
+            continue
+        for member in members:
+            if statuses[member.i] == "unsaid":
+                words = spans[member.i]
+                out.append(doc[min(t.i for t in words):max(t.i for t in words) + 1].text)
+    return out
+
+
+@rule("GC215", "conjunct-not-in-evidence", family="slots", effect="insufficient",
+      good=[("Visitors may bring bicycles and scooters into the yard.", "Bicycles and scooters may be brought into the yard."),
+            ("The kit holds a torch and a whistle.", "The kit holds a whistle, a torch and a map.")],
+      bad=[("The kit holds a torch and a whistle.", "The kit holds a torch."),
+           ("Tenants pay for heating, water and parking.", "Tenants pay for heating and parking."),
+           ("Renewing the badge or the locker key is free.", "Renewing the badge is free.")])
+def conjunct_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
+    """Each member of a coordination is a thing the claim asserts.
+
+    "Recorded in the log and in the trend report" against "recorded in the log": every other word is
+    found, so the share passes, yet the evidence never names the second place. A conjunct of the
+    claim's coordinated nominals none of whose own words the evidence says, directly or by
+    paraphrase, while it says another member of the same coordination, is a distinguishing slot left
+    unsaid: the claim is not supported whatever the share. The quote must say it: a title or heading
+    that names the thing ("Meters") says what the document is about, not that this span lists it.
+    """
+    found = alignment_in_quote(claim, evidence)
+    if not found.slots:
+        return SKIP
+    said: set[str] = set()
+    missing: set[str] = set()
+    for slot in found.slots:
+        words = {w.lower() for w in slot.text.split()}
+        (said if slot.status in {"found", "paraphrase"} else missing if slot.status == "missing" else set()).update(words)
+    unsaid = _unsaid_conjuncts(parse(claim.text), frozenset(said), frozenset(missing - said))
+    return failures(f"the evidence does not name {text!r}" for text in unsaid)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphcite.language.exceptions import exceptions_of, makes_exception
+from graphcite.language.exceptions import exceptions_of, makes_exception, universal_nouns
 from graphcite.language.parse import parse
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
@@ -15,10 +15,13 @@ _NOUNS = frozenset({"NOUN", "PROPN"})
 
 @rule("GC507", "excepted-in-evidence", family="scope", effect="contradicts",
       good=[("The lift serves the ground floor.", "The lift serves every floor except the attic rooms."),
+            ("On match days zone C is controlled until 22:00.",
+             "Anyone may park here, except on match days, when zone C is controlled until 22:00."),
             ("The lift does not serve the attic rooms.", "The lift serves every floor except the attic rooms.")],
       bad=[("The lift goes up to the attic rooms.", "The lift serves every floor except the attic rooms."),
            ("Members get 10% off medicines.", "Members get 10% off consultations, but not off medicines or food."),
-           ("The Leeds office closes at 5 pm.", "All offices other than the Leeds office close at 5 pm.")])
+           ("The Leeds office closes at 5 pm.", "All offices other than the Leeds office close at 5 pm."),
+           ("The lift serves every floor.", "The lift serves every floor except the attic rooms.")])
 def excepted_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """The evidence names a thing only to set it apart; a claim that says the rule holds for it says the opposite.
 
@@ -26,7 +29,10 @@ def excepted_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     finds them and the share passes; but the passage names them only in the exception ("except",
     "other than", "but not": words.json ``exception_markers``). A claim noun the evidence uses in an
     exception and nowhere else, in a claim that neither negates nor excepts anything itself,
-    contradicts the passage.
+    contradicts the passage; so does a claim that says "every floor" where the passage says "every
+    floor except the attic rooms", dropping the exception from the same universal. An exception the
+    evidence goes on to describe ("except on match days, when zones C and D are controlled") is
+    a case the passage speaks of: a claim about what holds then is compared by the other rules.
     """
     if evidence.block_type == "table_row" or evidence.is_code:
         return SKIP
@@ -39,4 +45,6 @@ def excepted_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     outside = {t.lemma_.lower() for t in parse(evidence.quote)
                if not any(start <= t.idx < end for start, end in spans)}
     nouns = {t.lemma_.lower() for t in parse(claim.text) if t.pos_ in _NOUNS}
-    return failures(f"the evidence sets apart {e.text!r}" for e in excepted if (e.nouns & nouns) - outside)
+    universal = universal_nouns(claim.text)
+    return failures(f"the evidence sets apart {e.text!r}" for e in excepted
+                    if ((e.nouns & nouns) - outside and not e.described) or (e.universal and e.universal in universal))

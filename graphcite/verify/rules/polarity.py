@@ -33,9 +33,12 @@ _AUX_FIRST = re.compile(r"\b(?:do|does|did|is|are|was|were|has|have|had|can|coul
                         r"must|\w+n['\u2019]t)\b", re.I)
 
 
-# a negation that turns a comparison into a bound: "must not exceed 600 mg", "do not take more than 2"
-_BOUNDING = re.compile(r"\b(?:not|never|cannot|\w+n['\u2019]t)\s+(?:[a-z]+\s+){0,2}?(?:more|less|fewer|longer|"
-                       r"shorter|higher|lower|greater|exceed(?:s|ed|ing)?|over|above|under|below)\b[^.;:!?\d]{0,24}\d",
+# a negation that turns a comparison into a bound: "must not exceed 600 mg", "do not take more than 2",
+# "no household may hold more than three permits"
+_BOUNDING = re.compile(r"\b(?:not|never|cannot|no|\w+n['\u2019]t)\s+(?:[a-z]+\s+){0,3}?(?:more|less|fewer|longer|"
+                       r"shorter|higher|lower|greater|exceed(?:s|ed|ing)?|over|above|under|below)\b[^.;:!?\d]{0,24}?"
+                       r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+                       r"thirty|forty|fifty|hundred)\b)",
                        re.I)
 
 

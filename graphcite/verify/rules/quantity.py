@@ -16,6 +16,8 @@ from graphcite.language.frames import (
     measurement_at,
     named_column,
     names_a_statistic,
+    period_names,
+    stated_periods,
     table_measurement,
 )
 from graphcite.language.nlp import lemma
@@ -286,6 +288,14 @@ def _evidence_text(evidence: Evidence) -> str:
     return evidence.quote if any(_keep(v) for v in evidence.values) else evidence.context
 
 
+def _sentence_at(text: str, value: ExtractedValue) -> str:
+    """The clause (a sentence, or a part between semicolons) of ``text`` that holds ``value``."""
+    span = locate(text, value)
+    if span is None:
+        return ""
+    return next((m.group(0) for m in _CLAUSE.finditer(text) if m.start() <= span[0] < m.end()), "")
+
+
 def _conflict(mine: Measurement | None, theirs: Measurement | None, key: str) -> bool:
     a, b = (getattr(mine, key) if mine else None), (getattr(theirs, key) if theirs else None)
     return bool(a and b and a != b)
@@ -342,6 +352,11 @@ def statistic_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
             if not wanted or any(m is not None and getattr(m, key) == wanted for m in theirs):
                 continue
             other = next((getattr(m, key) for m in theirs if m is not None and getattr(m, key)), None)
+            if other is None and key == "per" and wanted in period_names() and evidence.block_type != "table_row" \
+                    and not any(m is not None and m.per for m in theirs):
+                # "£633 a month" against "caps the yearly bill ... at £633": the period sits on the noun
+                periods = stated_periods(_sentence_at(text, agreeing[0]))
+                other = None if wanted in periods else next(iter(sorted(periods)), None)
             if other:
                 said = "in total" if wanted == "total" else f"{noun} {wanted}"
                 problems.append(f"the evidence gives {value.surface!r} {noun} {other}, not {said}")
@@ -377,8 +392,12 @@ def value_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
                 problems.append(f"claim says {_describe(value)}; the evidence's {cell.column!r} is "
                                 + ", ".join(repr(e.surface) for e in in_cell[:3]))
             continue  # the row's other columns measure other things (a swap is decided above)
-        same_thing = [e for e in theirs if comparable(value, e) and not _nouns_clash(value, e)
-                      and _related(value.measured, e.measured) and not _roles_differ(value, e)]
+        kin = [e for e in theirs if comparable(value, e) and not _nouns_clash(value, e) and not _roles_differ(value, e)]
+        same_thing = [e for e in kin if _related(value.measured, e.measured)]
+        if value.measured and value.bound in {"min", "max"} and not any(e.measured for e in same_thing) and any(
+                e.bound == value.bound and _agree(value, e) for e in kin):
+            continue  # the same bounded figure stands in the evidence ("up to 3 days"), of a thing named
+            # otherwise ("take place" / "visit"); the others measure nothing named, so none is the claim's
         if not same_thing:  # the classic unit slip: the same digits in another unit ("15 s" for "15 min")
             same_thing = [e for e in theirs if comparable(value, e) and _digits(e) == _digits(value)]
         same_thing = same_measurement(claim, value, evidence, same_thing)
@@ -519,9 +538,15 @@ def measured_mismatch(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
 
 
 def _related(a: str | None, b: str | None) -> bool:
+    """Whether two measured phrases may name one thing: a shared word or stem, a paraphrase from the
+    lexicon, or a side that names nothing ("30 days of being found": "be" measures nothing)."""
     if not a or not b:
         return True
-    wa, wb = word_lemmas(a), word_lemmas(b)
+    light = word_list("light_verbs")
+    wa = {w for w in word_lemmas(a) if w not in STOPWORDS and w not in light}
+    wb = {w for w in word_lemmas(b) if w not in STOPWORDS and w not in light}
+    if not wa or not wb:
+        return True
     return bool(wa & wb) or any(x[:5] == y[:5] for x in wa for y in wb if len(x) >= 5 and len(y) >= 5)
 
 
@@ -644,6 +669,8 @@ def value_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if not mine:
         return SKIP
     theirs = evidence_values(evidence)
+    if evidence.lead_in:  # "In the last twelve months the engines used:" states the table's period
+        theirs = [*theirs, *values_in(evidence.lead_in)]
     envelope = evidence.envelope
     missing = [v for v in mine if not any(comparable(v, e) and _holds(v, e, claim.text) for e in theirs)
                and not (_digits(v) and re.search(rf"(?<![0-9.]){re.escape(_digits(v))}(?![0-9])", envelope))

@@ -223,8 +223,8 @@ def doer_not_in_evidence(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     as GC207 asks of the subject of an active claim.
     """
     doer = passive_doer(claim)
-    if doer is None:
-        return SKIP
+    if doer is None or any(ch.isdigit() for ch in doer):
+        return SKIP  # "pushed back by at most 10%": a "by" of how much, which the quantity rules compare
     found = alignment_for(claim, evidence)
     slots = [s for s in found.slots if s.text == doer or lemma(s.text.lower()) == doer]
     if not slots:
@@ -255,6 +255,36 @@ def _doers(text: str, verb: str, transitive: bool = False) -> list[Token] | None
     return out
 
 
+def _patient(verb: Token) -> frozenset[str]:
+    """The content lemmas of what ``verb`` acts on: its object, or a passive clause's subject."""
+    passive = any(c.dep_ == "nsubj:pass" for c in verb.children)
+    deps = {"nsubj:pass"} if passive else {"obj"}
+    return frozenset(t.lemma_.lower() for c in verb.children if c.dep_ in deps for t in c.subtree
+                     if t.pos_ in {"NOUN", "PROPN"})
+
+
+_PHRASE_REACH = 4  # "concerns over apathy": the words a doer's phrase runs on, which a parse may attach elsewhere
+
+
+def _phrase_after(token: Token) -> frozenset[str]:
+    """The lemmas of ``token``'s phrase and of the few words after it up to a verb or a punctuation."""
+    out = {t.lemma_.lower() for t in token.subtree}
+    for t in token.doc[token.i + 1:token.i + 1 + _PHRASE_REACH]:
+        if t.is_punct or t.pos_ in {"VERB", "AUX"}:
+            break
+        out.add(t.lemma_.lower())
+    return frozenset(out)
+
+
+def _is_name(token: Token) -> bool:
+    """A name, not a description: a proper noun, or a capitalised noun headed phrase inside a sentence
+    whose modifiers are names ("the Alde Harbour Trust", which the parse may tag a common noun)."""
+    if token.pos_ == "PROPN":
+        return True
+    return token.i > token.sent.start and token.text[:1].isupper() and any(
+        c.dep_ in {"compound", "flat"} and c.pos_ == "PROPN" for c in token.children)
+
+
 def _aligned_to(claim: AtomicClaim, evidence: Evidence, doer: Token) -> frozenset[str]:
     """The evidence words the alignment found the claim's doer by (an acronym spelled out, a kind of it:
     "people" said by "men")."""
@@ -282,23 +312,25 @@ def _same_doer(mine: frozenset[str], theirs: frozenset[str]) -> bool:
       good=[("The otter is catching a fish.", "An otter is catching a small fish in the river."),
             ("The otter is catching a fish.", "The fish is caught by an otter.")],
       bad=[("The otter is catching a fish.", "The heron is catching a fish near an otter."),
-           ("A kangaroo is picking up the baby.", "The woman is picking up a baby kangaroo.")])
+           ("A kangaroo is picking up the baby.", "The woman is picking up a baby kangaroo."),
+           ("The buoy moorings are let by Saltmoor Marina.", "The buoy moorings are let by the Alde Harbour Trust.")])
 def doer_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     """The evidence has the claim's action done by someone else.
 
     "A kangaroo is picking up the baby" against "the woman is picking up a baby kangaroo": every word is
     there, so the share passes and no roles are exchanged (the woman is in neither of the claim's
-    places), yet the evidence's doer is the woman. Read from the parse: the claim's active clause names
-    a thing as its doer; every active clause of the evidence with that verb (or a synonym) has another
+    places), yet the evidence's doer is the woman. Read from the parse: the claim's clause names a
+    thing as its doer (an active clause's subject, a passive one's "by" phrase: "let by the marina"
+    against "let by the harbour trust"); every clause of the evidence with that verb (or a synonym) has another
     thing as its doer, not the claim's, nor a kind of it or a name against a common noun (which may
     name the same thing).
     """
     if evidence.block_type == "table_row" or claim.connective:
         return SKIP
     mine = main_frame(claim.text)
-    if mine is None or mine.voice != "active" or mine.predicate in word_list("light_verbs") or mine.pronoun_subject:
+    if mine is None or mine.predicate in word_list("light_verbs") or (mine.voice == "active" and mine.pronoun_subject):
         return SKIP
-    doers = _doers(claim.text, mine.predicate, transitive=True)
+    doers = _doers(claim.text, mine.predicate, transitive=mine.voice == "active")
     if not doers or len(doers) != 1:
         return SKIP
     doer = doers[0]
@@ -307,10 +339,25 @@ def doer_of_another(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
         return SKIP
     own = _phrase_lemmas(doer)
     said_by = _aligned_to(claim, evidence, doer)
+    patient = _patient(doer.head)
+    theirs = [t for t in theirs if not (patient and (other := _patient(t.head)) and not patient & other)]
+    if not theirs:
+        return SKIP  # the evidence's clauses of that verb act on other things ("producing the film")
     for their in theirs:
-        if their.pos_ != doer.pos_ or _same_doer(own, _phrase_lemmas(their)):
-            return PASS  # the same doer, or a name against a description that may be it
+        if _is_name(their) != _is_name(doer) or _same_doer(own, _phrase_lemmas(their)) \
+                or doer.lemma_.lower() in _phrase_after(their):
+            return PASS  # the same doer, a name against a description that may be it, or a phrase
+            # holding it ("clouded by apathy" / "clouded by concerns over apathy")
         if said_by & {w for t in their.subtree for w in (t.lower_, t.lemma_.lower())}:
             return PASS  # the alignment says the doer by the evidence's ("FAA" / "Federal Aviation Administration")
-    shown = ", ".join(sorted({t.text for t in theirs}))
-    return fail(f"the evidence has {shown!r} {mine.predicate}, not {doer.text!r}")
+    shown = ", ".join(sorted({_name_text(t) for t in theirs}))
+    return fail(f"the evidence has {shown!r} {mine.predicate}, not {_name_text(doer)!r}")
+
+
+def _name_text(token: Token) -> str:
+    """A doer as written with its compounds ("Alde Harbour Trust", not "Trust")."""
+    words = [token]
+    for word in words:
+        words += [c for c in word.children if c.dep_ in {"compound", "flat"}]
+    indexes = [t.i for t in words]
+    return token.doc[min(indexes):max(indexes) + 1].text

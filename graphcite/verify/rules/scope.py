@@ -34,6 +34,11 @@ def _named_before(nouns: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<=\s)[A-Z][a-z]{{2,}}(?=\s(?:{alternatives})\b)")
 _UNIVERSAL = frozenset({"all", "every", "any", "each"})
 _ANAPHORIC = re.compile(r"\b(all|each|every one) of (those|these|them|its|their|the)\b", re.I)
+# "No household may hold ...": a negative universal speaks of every case as surely as "every" does
+_NEGATIVE_UNIVERSAL = frozenset({"no", "none", "nobody", "never", "nothing", "neither"})
+# a window of time a statement holds in: "within 24 months", "within that period", "in the first year"
+_WINDOW = re.compile(r"\b(?:within(?:\s+(?:the|that|this|its|their|a|an))?|(?:in|during|for)\s+(?:the|its|their)\s+first)"
+                     r"\s+[^\W_]+(?:\s+[^\W\d_]+)?", re.I)
 _ALL_TIME = re.compile(r"\b(never|always|ever|at any time|at all times)\b", re.I)
 
 
@@ -132,6 +137,10 @@ def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
                   and v.surface.lower() not in claim.text.lower()]
         if scoped:
             return fail(f"claim speaks of all time, evidence holds for {scoped[0]!r}")
+        window = next((m.group(0) for m in _WINDOW.finditer(evidence.quote)
+                       if m.group(0).lower() not in claim.text.lower()), None)
+        if window:  # "may switch back at any time" against "may switch back within that period"
+            return fail(f"claim speaks of all time, evidence holds {window!r}")
     narrowed = _narrowed_subject(claim, evidence)
     if narrowed:
         return fail(narrowed)
@@ -143,7 +152,7 @@ def scope_broadened(claim: AtomicClaim, evidence: Evidence) -> RuleResult:
     if (claim.quantifier or "").lower() not in _UNIVERSAL or _ANAPHORIC.search(claim.text):
         return SKIP if not _ALL_TIME.search(claim.text) else PASS
     words = set(re.findall(r"[a-z]+", evidence.quote.lower()))
-    if words & (_UNIVERSAL | {"always", "whole", "entire"}):
+    if words & (_UNIVERSAL | _NEGATIVE_UNIVERSAL | {"always", "whole", "entire"}):
         return PASS
     return fail(f"claim says {claim.quantifier!r}, evidence does not speak of all cases")
 

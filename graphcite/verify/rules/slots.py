@@ -11,13 +11,14 @@ from graphcite.language.align import WEIGHT_LIGHT, Alignment, align
 from graphcite.language.dates import times_in
 from graphcite.language.nlp import lemma
 from graphcite.language.parse import parse
+from graphcite.language.values.units import lookup_unit
 from graphcite.language.words import as_written, word_list
 from graphcite.models import AtomicClaim
 from graphcite.verify.evidence import Evidence
 from graphcite.verify.registry import SKIP, RuleResult, failures, rule
 from graphcite.verify.rules.common import attributed, attribution_stripped, blank_values
 
-__all__ = ["alignment_for", "in_attribution", "without_attribution"]
+__all__ = ["alignment_for", "alignment_in_quote", "in_attribution", "without_attribution"]
 
 # a closing attribution after the last comma: ", say scientists", ", NASA says", ", according to a study"
 _TAIL = re.compile(r",\s*(?P<tail>[^,;:]{2,80}?)[\s.!?\"'”’]*$")
@@ -52,6 +53,14 @@ def in_attribution(claim: AtomicClaim, phrase: str | None) -> bool:
     return len(kept) < len(claim.text) and phrase.strip() in claim.text[len(kept):]
 
 
+def alignment_in_quote(claim: AtomicClaim, evidence: Evidence) -> Alignment:
+    """The claim aligned against the quote itself, with the sentence a pronoun points to (a table row
+    with its headers), not the title and headings: what the span says, not what the document is about."""
+    if evidence.block_type == "table_row":
+        return alignment_for(claim, evidence)
+    return alignment_for(claim, replace(evidence, heading_path=(), title=None, symbol=None))
+
+
 def alignment_for(claim: AtomicClaim, evidence: Evidence) -> Alignment:
     """The claim (values blanked: the value rules compare them) aligned against the evidence envelope.
 
@@ -63,10 +72,40 @@ def alignment_for(claim: AtomicClaim, evidence: Evidence) -> Alignment:
         text = text[:time.start] + " " + text[time.start + len(time.surface):]
     if attributed(claim, evidence):
         text = attribution_stripped(text)
+    text = _same_units_blanked(text, evidence.envelope)
     found = align(without_attribution(text), evidence.envelope)
     if evidence.block_type == "table_row" and found.slots:
         return _table_verbs_light(claim.text, found)
     return found
+
+
+# "per cubic metre", "a litre", "/m³": what a figure is counted per, written in words or as a symbol
+_PER_UNIT = re.compile(r"(?:\b(?:per|a|an|each|every)\s+|/\s*)([^\W\d_][^\W_]*(?:[ -][^\W\d_]+)?)", re.I)
+
+
+def _per_units(text: str) -> list[tuple[int, int, str]]:
+    """Each per-unit phrase of ``text`` with the pint unit it names (one or two words, longest first)."""
+    out = []
+    for found in _PER_UNIT.finditer(text):
+        phrase = found.group(1)
+        for candidate in (phrase, phrase.split()[0].split("-")[0]) if (" " in phrase or "-" in phrase) else (phrase,):
+            entry = lookup_unit(candidate)
+            if entry is not None and entry.kind not in {"count", "money"}:
+                out.append((found.start(1), found.start(1) + len(candidate), entry.unit))
+                break
+    return out
+
+
+def _same_units_blanked(text: str, evidence: str) -> str:
+    """``text`` with each per-unit phrase blanked whose unit the evidence also counts per, however
+    written ("per cubic metre" against "per m³"): a unit is the value's, not a word to find."""
+    if not any(c in text for c in "/") and not re.search(r"\b(?:per|a|an|each|every)\s", text, re.I):
+        return text
+    theirs = {unit for _, _, unit in _per_units(evidence)}
+    for start, end, unit in reversed(_per_units(text)):
+        if unit in theirs:
+            text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _table_verbs_light(claim_text: str, found: Alignment) -> Alignment:
